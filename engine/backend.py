@@ -1,0 +1,243 @@
+"""The solver backend: the only module that talks to MiniZinc.
+
+Two paths:
+
+* ``Backend.solve`` runs a whole model through the minizinc Python API (compile + solve).
+* ``Backend.compile`` flattens a model to FlatZinc once; ``CompiledModel.count`` then
+  fixes the givens by appending ``int_eq`` constraints and runs the solver's FlatZinc
+  executable directly. GenPuzzles asks many questions of one puzzle that differ only
+  in the givens, so this avoids re-flattening the model for each of them.
+
+A solver time-out is reported as incomplete (*unknown*), never as an answer.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from .errors import ModelError, SolverError
+from .types import Board, PuzzleType
+
+INSTALL_HINT = ("run 'bash scripts/setup.sh' from the puzzle-engine checkout, "
+                "or 'apt-get install minizinc flatzinc' for MiniZinc and Gecode")
+
+
+@dataclass(frozen=True)
+class SolverInfo:
+    id: str
+    name: str
+    version: str
+    tags: tuple[str, ...]
+    executable: str | None
+    std_flags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """``status`` is ``"sat"``, ``"all"`` (every solution found, limit not reached),
+    ``"unsat"`` or ``"unknown"`` (time-out)."""
+
+    status: str
+    solutions: tuple[Board, ...] = ()
+    stats: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return self.status in ("all", "unsat")
+
+
+def _minizinc_binary() -> str:
+    path = shutil.which("minizinc")
+    if path is None:
+        raise SolverError(f"MiniZinc is not installed (no 'minizinc' on PATH): {INSTALL_HINT}")
+    return path
+
+
+@functools.lru_cache(maxsize=1)
+def installed_solvers() -> tuple[SolverInfo, ...]:
+    """The solvers MiniZinc reports (``minizinc --solvers-json``)."""
+    proc = subprocess.run([_minizinc_binary(), "--solvers-json"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SolverError(f"'minizinc --solvers-json' failed: {_first_line(proc.stderr)}")
+    infos = []
+    for s in json.loads(proc.stdout):
+        extra = s.get("extraInfo") or {}
+        infos.append(SolverInfo(id=s["id"], name=s.get("name", s["id"]), version=s.get("version", "?"),
+                                tags=tuple(s.get("tags", ())),
+                                executable=extra.get("executable") or s.get("executable"),
+                                std_flags=tuple(s.get("stdFlags", ()))))
+    return tuple(infos)
+
+
+def find_solver(name: str) -> SolverInfo:
+    """A solver by full id (``org.gecode.gecode``), last id part (``gecode``) or tag."""
+    solvers = installed_solvers()
+    key = name.lower()
+    for match in (lambda s: s.id.lower() == key,
+                  lambda s: s.id.lower().rsplit(".", 1)[-1] == key,
+                  lambda s: key in s.tags):
+        found = [s for s in solvers if match(s)]
+        if found:
+            return found[0]
+    hint = INSTALL_HINT if key == "gecode" else (
+        "run 'bash scripts/setup.sh', which builds Chuffed" if key == "chuffed"
+        else "install it as a MiniZinc solver configuration")
+    raise SolverError(f"solver '{name}' is not installed ('puzzle-engine solvers' lists the "
+                      f"installed ones; {hint})")
+
+
+def _first_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("Warning")]
+    errors = [ln for ln in lines if "rror" in ln]
+    return (errors or lines or ["no message"])[0]
+
+
+_STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all",
+           "UNSATISFIABLE": "unsat", "UNKNOWN": "unknown"}
+
+
+class Backend:
+    """One solver, with an optional time limit per call (seconds)."""
+
+    def __init__(self, solver: str = "gecode", time_limit: float | None = None):
+        self.info = find_solver(solver)
+        if not self.info.executable or "-n" not in self.info.std_flags:
+            raise SolverError(f"solver '{solver}' ({self.info.id}) cannot run puzzle models "
+                              "(it needs a FlatZinc executable that supports -n)")
+        self.time_limit = time_limit
+        self.calls = 0
+
+    @property
+    def solver_id(self) -> str:
+        return self.info.id
+
+    # -- whole solves through the Python API -----------------------------------------
+    def solve(self, ptype: PuzzleType, data: Mapping[str, Any], nr_solutions: int = 1,
+              extra: Sequence[str] = ()) -> tuple[SolveResult, list[dict[str, Any]]]:
+        """Solve ``ptype``'s model with ``data``; return the result and the raw solutions
+        (dicts of output variable to value)."""
+        import minizinc
+
+        # Debian's Gecode library redefines some globals the old way; MiniZinc warns on
+        # every compile. It is packaging noise, not something a user can act on.
+        warnings.filterwarnings("ignore", message=".*overrides a global constraint",
+                                category=minizinc.MiniZincWarning)
+        self.calls += 1
+        try:
+            model = minizinc.Model()
+            for part in ptype.models:
+                if isinstance(part, str):
+                    model.add_string(part)
+                else:
+                    model.add_file(Path(str(part)), parse_data=False)
+            for code in extra:
+                model.add_string(code)
+            instance = minizinc.Instance(minizinc.Solver.lookup(self.info.id), model)
+            for key, value in data.items():
+                instance[key] = value
+            timeout = timedelta(seconds=self.time_limit) if self.time_limit else None
+            result = instance.solve(nr_solutions=nr_solutions, timeout=timeout)
+        except minizinc.MiniZincError as exc:
+            raise ModelError(_model_error(ptype, exc)) from None
+        status = _STATUS.get(result.status.name, "unknown")
+        sols = result.solution or []
+        if not isinstance(sols, list):
+            sols = [sols]
+        raw = [{k: v for k, v in vars(s).items() if not k.startswith("_")} for s in sols]
+        if status == "sat" and len(raw) < nr_solutions:
+            status = "all"  # fewer than asked for and the search was not cut short
+        return SolveResult(status=status, stats=dict(result.statistics)), raw
+
+    # -- compile once, then check many times -------------------------------------------
+    def compile(self, ptype: PuzzleType, data: Mapping[str, Any],
+                extra: Sequence[str] = ()) -> CompiledModel:
+        return CompiledModel(self, ptype, data, extra)
+
+
+def _model_error(ptype: PuzzleType, exc: Exception) -> str:
+    loc = getattr(exc, "location", None)
+    where = ""
+    if loc is not None and getattr(loc, "file", None):
+        line = loc.lines[0] if getattr(loc, "lines", None) else "?"
+        where = f" at {loc.file}:{line}"
+    message = " ".join(str(getattr(exc, "message", exc)).split())
+    return f"model error in puzzle '{ptype.name}'{where}: {message}"
+
+
+_MARKERS = ("==========", "=====UNSATISFIABLE=====")
+
+
+class CompiledModel:
+    """A model flattened to FlatZinc once, with the decision array's FlatZinc names."""
+
+    def __init__(self, backend: Backend, ptype: PuzzleType, data: Mapping[str, Any],
+                 extra: Sequence[str]):
+        self.backend = backend
+        self._dir = tempfile.TemporaryDirectory(prefix="puzzle-engine-")
+        tmp = Path(self._dir.name)
+        files = []
+        for i, part in enumerate(list(ptype.models) + list(extra)):
+            if isinstance(part, str):
+                path = tmp / f"part{i}.mzn"
+                path.write_text(part)
+                files.append(str(path))
+            else:
+                files.append(str(part))
+        (tmp / "data.json").write_text(json.dumps(dict(data)))
+        fzn = tmp / "model.fzn"
+        proc = subprocess.run([_minizinc_binary(), "--solver", backend.info.id, "-c", *files,
+                               str(tmp / "data.json"), "--fzn", str(fzn), "--ozn", os.devnull],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ModelError(f"model error in puzzle '{ptype.name}': {_first_line(proc.stderr)}")
+        lines = fzn.read_text().splitlines()
+        self._names = _decision_names(lines, ptype.decision, ptype.name)
+        solve_at = next(i for i, ln in enumerate(lines) if ln.startswith("solve"))
+        self._head = "\n".join(lines[:solve_at]) + "\n"
+        self._tail = "\n".join(lines[solve_at:]) + "\n"
+        self._path = tmp / "check.fzn"
+
+    def count(self, board: Board, limit: int) -> tuple[int, bool]:
+        """Solutions of the compiled model with ``board``'s givens fixed, up to ``limit``.
+        Returns ``(count, complete)``; ``complete`` is False on a time-out."""
+        if len(board) != len(self._names):
+            raise ValueError(f"board has {len(board)} squares, model has {len(self._names)}")
+        fixes = "".join(f"constraint int_eq({self._names[i]},{v});\n"
+                        for i, v in enumerate(board) if v)
+        self._path.write_text(self._head + fixes + self._tail)
+        backend = self.backend
+        backend.calls += 1
+        try:
+            proc = subprocess.run([backend.info.executable, "-n", str(limit), str(self._path)],
+                                  capture_output=True, text=True, timeout=backend.time_limit)
+        except subprocess.TimeoutExpired:
+            return 0, False
+        found = sum(1 for ln in proc.stdout.splitlines() if ln == "----------")
+        if proc.returncode != 0 and found == 0 and not any(m in proc.stdout for m in _MARKERS):
+            raise SolverError(f"{backend.info.name} failed: {_first_line(proc.stderr + proc.stdout)}")
+        complete = found >= limit or any(m in proc.stdout for m in _MARKERS)
+        return found, complete
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+
+def _decision_names(lines: list[str], decision: str, ptype: str) -> list[str]:
+    pattern = re.compile(rf"^array \[[^\]]*\] of var [^:]*: {re.escape(decision)}\s*::.*= \[(.*)\];$")
+    for ln in lines:
+        m = pattern.match(ln)
+        if m:
+            return [x.strip() for x in m.group(1).split(",")]
+    raise ModelError(f"model error in puzzle '{ptype}': decision array '{decision}' "
+                     "is not an output array of the model")

@@ -1,0 +1,412 @@
+"""The command line: thin typer commands over the engine. stdout carries only puzzles
+and answers; progress, warnings and errors go to stderr. A bad input is one line on
+stderr and exit status 2."""
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from . import __version__
+from .backend import Backend, installed_solvers
+from .config import resolve
+from .errors import PuzzleEngineError, PuzzleInputError
+from .genpuzzles import Engine, GenOptions
+from .plugins import Host, get_host
+from .types import Board, PuzzleType
+
+app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
+                  pretty_exceptions_enable=False,
+                  help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
+out_console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+FORMATS = ("text", "line", "json")
+PLUGIN_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+SolverOpt = Annotated[Optional[str], typer.Option("--solver", help="MiniZinc solver id or tag "
+                      "(gecode, chuffed, ...); overrides PUZZLE_ENGINE_SOLVER and the config file.")]
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="TOML config file "
+                      "(default: ./puzzle-engine.toml if present).")]
+TimeOpt = Annotated[Optional[float], typer.Option("--time-limit", help="Seconds per solver call; "
+                    "a call that runs out is reported as unknown.")]
+FormatOpt = Annotated[str, typer.Option("--format", help="text (grid), line (one line, '.' for "
+                      "empty) or json (JSON Lines).")]
+
+
+@contextlib.contextmanager
+def _errors():
+    """Turn our exceptions into one line on stderr and exit status 2."""
+    try:
+        yield
+    except PuzzleEngineError as exc:
+        err_console.print(f"puzzle-engine: error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+
+
+def _host() -> Host:
+    host = get_host()
+    for failure in host.failures:
+        err_console.print(f"puzzle-engine: warning: plugin '{failure.name}' is broken and was "
+                          f"skipped: {failure.error}", markup=False)
+    return host
+
+
+def _plugin_params(ptype: PuzzleType, args: list[str]) -> dict[str, Any]:
+    """Options a puzzle type declares (``--size 9``, ``--box=2x3``), from the extra arguments."""
+    params = {p.name.replace("_", "-"): p for p in ptype.params}
+    known = ", ".join(f"--{k}" for k in params) or "none"
+    raw: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if not token.startswith("--"):
+            raise PuzzleInputError(f"unexpected argument '{token}' for puzzle '{ptype.name}'")
+        name, eq, value = token[2:].partition("=")
+        if name not in params:
+            raise PuzzleInputError(f"unknown option --{name} for puzzle '{ptype.name}' "
+                                   f"(its options: {known})")
+        param = params[name]
+        if param.type is bool:
+            raw[param.name] = True if not eq else value.lower() in ("1", "true", "yes")
+            i += 1
+            continue
+        if not eq:
+            if i + 1 >= len(args):
+                raise PuzzleInputError(f"option --{name} needs a value")
+            value = args[i + 1]
+            i += 1
+        i += 1
+        try:
+            raw[param.name] = param.type(value)
+        except ValueError:
+            raise PuzzleInputError(f"bad --{name} '{value}': expected "
+                                   f"{getattr(param.type, '__name__', 'a value')}") from None
+    return raw
+
+
+def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
+            time_limit: float | None) -> Engine:
+    settings = resolve(puzzle=ptype.name if ptype else None, plugin=ptype.plugin if ptype else None,
+                       cli_solver=solver, cli_time_limit=time_limit, config_path=config)
+    return Engine(host, Backend(settings.solver, settings.time_limit))
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise PuzzleInputError(f"bad --format '{fmt}': expected one of {', '.join(FORMATS)}")
+
+
+def _render(engine: Engine, ptype: PuzzleType, params, board: Board, fmt: str) -> str:
+    text = engine.call("puzzle_format", puzzle_type=ptype, params=params, board=board, fmt=fmt)
+    if text is None:
+        raise PuzzleInputError(f"puzzle '{ptype.name}' has no '{fmt}' format")
+    return text
+
+
+# -- gen --------------------------------------------------------------------------------------
+@app.command(context_settings=PLUGIN_ARGS)
+def gen(
+    ctx: typer.Context,
+    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. one listed by 'puzzle-engine plugins'.")],
+    count: Annotated[int, typer.Option("--count", min=1, help="How many puzzles.")] = 1,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the first puzzle; puzzle i "
+                    "uses seed+i. Random (and recorded) when absent.")] = None,
+    solver: SolverOpt = None,
+    config: ConfigOpt = None,
+    fmt: FormatOpt = "text",
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write to this file, one puzzle at a "
+                   "time as each is finished.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Keep the puzzles already in --out and "
+                      "generate only the rest (json or line format).")] = False,
+    target_empty: Annotated[Optional[int], typer.Option("--target-empty", min=1, help="Stop "
+                            "emptying once this many squares are empty.")] = None,
+    max_solutions: Annotated[int, typer.Option("--max-solutions", min=1, help="isRemoveValid: "
+                             "allow at most this many solutions (1 = unique).")] = 1,
+    variants: Annotated[int, typer.Option("--variants", min=0, help="Also emit this many "
+                        "transformed variants of each puzzle.")] = 0,
+    complexity: Annotated[str, typer.Option("--complexity", help="Complexity function for "
+                          "GenPuzzles' binning.")] = "givens",
+    time_limit: TimeOpt = None,
+):
+    """Generate puzzles with GenPuzzles. Puzzle options (like [bold]--size 16[/]) follow the
+    puzzle's name; 'puzzle-engine plugins' lists them."""
+    with _errors():
+        _check_format(fmt)
+        host = _host()
+        ptype = host.get_type(puzzle)
+        engine = _engine(host, ptype, solver, config, time_limit)
+        params = engine.check_params(ptype, _plugin_params(ptype, ctx.args))
+        options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
+                             variants=variants, complexity=complexity)
+        host.get_complexity(complexity)
+        done, seed = _resume_state(out, fmt, resume, seed, variants)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+            err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
+        sink = open(out, "a" if resume else "w") if out else None
+        try:
+            _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out)
+        finally:
+            if sink:
+                sink.close()
+
+
+def _resume_state(out: Path | None, fmt: str, resume: bool, seed: int | None, variants: int
+                  ) -> tuple[int, int | None]:
+    """How many puzzles ``out`` already holds, and the batch seed they were made with."""
+    if not resume:
+        return 0, seed
+    if out is None or fmt == "text":
+        raise PuzzleInputError("--resume needs --out FILE and --format json or line")
+    if not out.exists():
+        return 0, seed
+    lines = out.read_text().splitlines(keepends=True)
+    good = []
+    for line in lines:  # a last line cut short by an interruption is dropped
+        if not line.endswith("\n"):
+            break
+        good.append(line)
+    if len(good) != len(lines):
+        out.write_text("".join(good))
+    if fmt == "line":
+        return len(good) // (1 + variants), seed
+    first_seed = None
+    done = 0
+    for number, line in enumerate(good, 1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise PuzzleInputError(f"{out}, line {number}: not a JSON record ({exc.msg})") from None
+        if record.get("variant") is None:
+            if first_seed is None:
+                first_seed = record.get("seed")
+            done += 1
+    if seed is not None and first_seed is not None and first_seed != seed:
+        raise PuzzleInputError(f"{out} was started with --seed {first_seed}, not {seed}")
+    return done, seed if first_seed is None else first_seed
+
+
+def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out) -> None:
+    shape = ptype.shape(params)
+    write = (lambda s: (sink.write(s + "\n"), sink.flush())) if sink else \
+        (lambda s: out_console.print(s, markup=False))
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=err_console, transient=True,
+                        disable=count <= 1)
+    try:
+        with progress:
+            task = progress.add_task(f"{ptype.name}", total=count, completed=done)
+            for i in range(done, count):
+                result = engine.generate(ptype, params, seed + i, options)
+                for p in [result.puzzle] + result.variants:
+                    if fmt == "json":
+                        write(json.dumps(p.to_json(shape)))
+                    else:
+                        text = _render(engine, ptype, params, p.grid, fmt)
+                        write(text + ("\n" if fmt == "text" and (count > 1 or result.variants) else ""))
+                progress.advance(task)
+    except KeyboardInterrupt:
+        kept = f"; the finished puzzles are in {out}, rerun with --resume to go on" if out else ""
+        err_console.print(f"puzzle-engine: interrupted{kept}")
+        raise typer.Exit(130) from None
+
+
+# -- solve / check ------------------------------------------------------------------------------
+def _read_input(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    if len(source) < 4096 and path.is_file():
+        try:
+            return path.read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PuzzleInputError(f"cannot read {source}: {exc}") from None
+    return source
+
+
+def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str, source: str):
+    """One puzzle in the plugin's text formats, or JSON Lines records (as ``gen`` writes)."""
+    if not text.strip():
+        raise PuzzleInputError(f"{source}: empty input")
+    if not text.lstrip().startswith("{"):
+        yield _parse(engine, ptype, raw, text)
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{'stdin' if source == '-' else source}, line {number}"
+        try:
+            record = json.loads(line)
+            grid = record["grid"]
+            params = {**record.get("params", {}), **raw}
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+            raise PuzzleInputError(f"{where}: not a puzzle record ({exc})") from None
+        if record.get("type", ptype.name) != ptype.name:
+            raise PuzzleInputError(f"{where}: a '{record.get('type')}' puzzle, not '{ptype.name}'")
+        flat = [v for row in grid for v in (row if isinstance(row, list) else [row])]
+        if not all(isinstance(v, int) and v >= 0 for v in flat):
+            raise PuzzleInputError(f"{where}: field 'grid' must hold non-negative integers")
+        params = engine.check_params(ptype, params)
+        rows, cols = ptype.shape(params)
+        if len(flat) != rows * cols:
+            raise PuzzleInputError(f"{where}: field 'grid' has {len(flat)} squares, "
+                                   f"expected {rows * cols}")
+        try:
+            line_text = _render(engine, ptype, params, tuple(flat), "line")
+        except PuzzleEngineError as exc:
+            raise PuzzleInputError(f"{where}: field 'grid': {exc}") from None
+        try:
+            yield _parse(engine, ptype, params, line_text)
+        except PuzzleInputError as exc:
+            raise PuzzleInputError(f"{where}: {exc}") from None
+
+
+def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):
+    full_raw = {p.name: raw.get(p.name) for p in ptype.params}
+    parsed = engine.call("puzzle_parse", puzzle_type=ptype, params=full_raw, text=text)
+    if parsed is None:
+        raise PuzzleInputError(f"puzzle '{ptype.name}' cannot be read from text")
+    return parsed
+
+
+def _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt):
+    _check_format(fmt)
+    host = _host()
+    ptype = host.get_type(puzzle)
+    raw = _plugin_params(ptype, ctx.args)
+    return _engine(host, ptype, solver, config, time_limit), ptype, raw
+
+
+InputArg = Annotated[str, typer.Argument(help="The puzzle: a string, a file, or - for stdin. "
+                     "JSON Lines records from 'gen --format json' are read too.")]
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt = None,
+          config: ConfigOpt = None, fmt: FormatOpt = "text", time_limit: TimeOpt = None):
+    """Print the solution of a puzzle."""
+    with _errors():
+        engine, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
+        failed = False
+        for parsed in _load_puzzles(engine, ptype, raw, _read_input(source), source):
+            result, boards = engine.solve(ptype, parsed.params, parsed.board)
+            if not boards:
+                what = "unknown: the solver timed out" if result.status == "unknown" else "no solution"
+                err_console.print(f"puzzle-engine: {what}")
+                failed = True
+                continue
+            if fmt == "json":
+                rows, cols = ptype.shape(parsed.params)
+                out_console.print(json.dumps({
+                    "type": ptype.name, "params": parsed.params,
+                    "grid": [list(parsed.board[i:i + cols]) for i in range(0, rows * cols, cols)],
+                    "solution": [list(boards[0][i:i + cols]) for i in range(0, rows * cols, cols)],
+                    "solver": engine.backend.solver_id}), markup=False)
+            else:
+                out_console.print(_render(engine, ptype, parsed.params, boards[0], fmt), markup=False)
+        if failed:
+            raise typer.Exit(1)
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt = None,
+          config: ConfigOpt = None, fmt: FormatOpt = "text", time_limit: TimeOpt = None):
+    """Count solutions: 0, 1 (unique) or "2 or more". Exit status 0 only when unique."""
+    with _errors():
+        engine, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
+        all_unique = True
+        for parsed in _load_puzzles(engine, ptype, raw, _read_input(source), source):
+            result, boards = engine.solve(ptype, parsed.params, parsed.board, nr_solutions=2)
+            if len(boards) >= 2:
+                answer = "2 or more"
+            elif result.status == "unknown":
+                answer = "unknown"
+            else:
+                answer = str(len(boards))
+            all_unique &= answer == "1"
+            if fmt == "json":
+                out_console.print(json.dumps({"type": ptype.name, "params": parsed.params,
+                                              "solutions": answer, "unique": answer == "1",
+                                              "solver": engine.backend.solver_id}), markup=False)
+            else:
+                note = {"1": " (unique)", "unknown": " (the solver timed out; not known to be unique)"}
+                out_console.print(f"{answer} solution{'' if answer == '1' else 's'}"
+                                  f"{note.get(answer, '')}", markup=False)
+        if not all_unique:
+            raise typer.Exit(1)
+
+
+# -- plugins / solvers ------------------------------------------------------------------------
+@app.command()
+def plugins():
+    """List the loaded plugins, their puzzle types and options, and any broken plugin."""
+    with _errors():
+        host = get_host()
+        table = Table(title="Plugins")
+        for col in ("plugin", "version", "puzzle types", "hooks"):
+            table.add_column(col)
+        for info in host.plugin_infos():
+            table.add_row(info.name, info.version, ", ".join(info.types), ", ".join(info.hooks))
+        out_console.print(table)
+        types = Table(title="Puzzle types")
+        for col in ("type", "plugin", "options", "description"):
+            types.add_column(col)
+        for t in sorted(host.types.values(), key=lambda t: t.name):
+            opts = ", ".join(f"--{p.name}" + (f" (default {p.default})" if p.default is not None else "")
+                             for p in t.params)
+            types.add_row(t.name, t.plugin, opts, t.description)
+        out_console.print(types)
+        if host.failures:
+            broken = Table(title="Broken plugins (skipped)")
+            broken.add_column("plugin")
+            broken.add_column("error")
+            for f in host.failures:
+                broken.add_row(f.name, f.error)
+            out_console.print(broken)
+
+
+@app.command()
+def solvers(solver: SolverOpt = None, config: ConfigOpt = None,
+            puzzle: Annotated[Optional[str], typer.Option("--puzzle", help="Show the solver in "
+                              "effect for this puzzle type (per-plugin config).")] = None):
+    """List the solvers MiniZinc reports; * marks the one in effect."""
+    with _errors():
+        settings = resolve(puzzle=puzzle, cli_solver=solver, config_path=config)
+        from .backend import find_solver
+        current = None
+        with contextlib.suppress(PuzzleEngineError):
+            current = find_solver(settings.solver).id
+        table = Table(title="MiniZinc solvers")
+        for col in ("", "id", "name", "version", "tags"):
+            table.add_column(col)
+        for s in installed_solvers():
+            table.add_row("*" if s.id == current else "", s.id, s.name, s.version, ", ".join(s.tags))
+        out_console.print(table)
+        state = "" if current else " - NOT INSTALLED"
+        out_console.print(f"in effect: {settings.solver} (from {settings.solver_from}){state}; "
+                          f"time limit {settings.time_limit:g} s per call "
+                          f"(from {settings.time_limit_from})", markup=False)
+
+
+def _version_callback(value: bool):
+    if value:
+        out_console.print(f"puzzle-engine {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option("--version", callback=_version_callback,
+                                                is_eager=True, help="Show the version.")] = False):
+    """Generate, solve and check puzzles from MiniZinc models, through plugins."""
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,116 @@
+"""Which solver and time limit are in effect.
+
+Precedence, highest first: ``--solver`` on the command line; the environment variable
+``PUZZLE_ENGINE_SOLVER``; the TOML config file (``--config FILE``, else
+``puzzle-engine.toml`` in the working directory), where ``[plugins.<name>]`` overrides
+``[solver]``; the default, ``gecode``. The time limit per solver call follows the same
+order without the environment variable.
+
+    [solver]
+    id = "gecode"
+    time_limit = 60        # seconds per solver call
+
+    [plugins.sudoku]       # a puzzle type, or the plugin that provides it
+    id = "chuffed"
+    time_limit = 20
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+DEFAULT_SOLVER = "gecode"
+DEFAULT_TIME_LIMIT = 60.0
+ENV_SOLVER = "PUZZLE_ENGINE_SOLVER"
+CONFIG_NAME = "puzzle-engine.toml"
+_SECTION_KEYS = {"id", "time_limit"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    solver: str
+    solver_from: str  # "command line", "environment", "<file> [section]", "default"
+    time_limit: float | None
+    time_limit_from: str
+
+
+def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
+    """The parsed config and its file name; ``({}, None)`` when there is none."""
+    explicit = path is not None
+    path = Path(path) if explicit else Path.cwd() / CONFIG_NAME
+    if not path.exists():
+        if explicit:
+            raise ConfigError(f"config file {path} does not exist")
+        return {}, None
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: malformed TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    _validate(data, str(path))
+    return data, str(path)
+
+
+def _validate(data: dict[str, Any], name: str) -> None:
+    for key in data:
+        if key not in ("solver", "plugins"):
+            raise ConfigError(f"{name}: unknown section [{key}] (expected [solver] or [plugins.NAME])")
+    sections = [("solver", data.get("solver", {}))]
+    plugins = data.get("plugins", {})
+    if not isinstance(plugins, dict):
+        raise ConfigError(f"{name}: 'plugins' must be a table of [plugins.NAME] sections")
+    sections += [(f"plugins.{k}", v) for k, v in plugins.items()]
+    for label, section in sections:
+        if not isinstance(section, dict):
+            raise ConfigError(f"{name}: [{label}] must be a table")
+        for key, value in section.items():
+            if key not in _SECTION_KEYS:
+                raise ConfigError(f"{name}: unknown field {label}.{key} (expected id or time_limit)")
+            if key == "id" and not (isinstance(value, str) and value):
+                raise ConfigError(f"{name}: {label}.id must be a non-empty string")
+            if key == "time_limit" and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                        or value <= 0):
+                raise ConfigError(f"{name}: {label}.time_limit must be a positive number of seconds")
+
+
+def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver: str | None = None,
+            cli_time_limit: float | None = None, config_path: Path | None = None) -> Settings:
+    """The settings in effect for one puzzle type (or none, for commands like ``solvers``)."""
+    data, name = load_config(config_path)
+    layers = []  # highest precedence first
+    plugins = data.get("plugins", {})
+    for key in (puzzle, plugin):
+        if key and key in plugins:
+            layers.append((f"{name} [plugins.{key}]", plugins[key]))
+            break
+    if "solver" in data:
+        layers.append((f"{name} [solver]", data["solver"]))
+
+    if cli_solver:
+        solver, solver_from = cli_solver, "command line"
+    elif os.environ.get(ENV_SOLVER):
+        solver, solver_from = os.environ[ENV_SOLVER], f"environment ({ENV_SOLVER})"
+    else:
+        solver, solver_from = DEFAULT_SOLVER, "default"
+        for label, section in layers:
+            if "id" in section:
+                solver, solver_from = section["id"], label
+                break
+
+    if cli_time_limit is not None:
+        if cli_time_limit <= 0:
+            raise ConfigError("--time-limit must be a positive number of seconds")
+        limit, limit_from = float(cli_time_limit), "command line"
+    else:
+        limit, limit_from = DEFAULT_TIME_LIMIT, "default"
+        for label, section in layers:
+            if "time_limit" in section:
+                limit, limit_from = float(section["time_limit"]), label
+                break
+    return Settings(solver, solver_from, limit, limit_from)

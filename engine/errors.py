@@ -1,0 +1,30 @@
+"""One exception family. Every message is a single line that names the problem;
+the CLI prints it and exits with status 2, without a traceback."""
+
+
+class PuzzleEngineError(Exception):
+    """Base class: a problem the user can act on."""
+
+
+class PuzzleInputError(PuzzleEngineError):
+    """A malformed puzzle, bad parameters, or a bad option value."""
+
+
+class UnknownPuzzleError(PuzzleEngineError):
+    """No loaded plugin provides the requested puzzle type."""
+
+
+class SolverError(PuzzleEngineError):
+    """MiniZinc or a solver is missing, or a solver run failed."""
+
+
+class ModelError(PuzzleEngineError):
+    """A MiniZinc model did not compile."""
+
+
+class ConfigError(PuzzleEngineError):
+    """A configuration file is malformed."""
+
+
+class PluginError(PuzzleEngineError):
+    """A plugin raised inside one of its hooks."""

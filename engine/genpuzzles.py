@@ -1,0 +1,246 @@
+"""GenPuzzles (Algorithm 1 of "Automatically Generating Puzzles of Different Complexity"),
+generic over plugins. Every step is a hook: GetRandomPuzzle (``puzzle_random_solution``),
+ChooseSquare (``puzzle_choose_square``), isRemoveValid (``puzzle_is_remove_valid``), the
+transformations (``puzzle_transformations``) and the complexity function
+(``puzzle_register_complexities``).
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import __version__
+from .backend import Backend, CompiledModel, SolveResult
+from .errors import PluginError, PuzzleInputError
+from .plugins import Host
+from .types import Board, PuzzleType
+
+DIFFERS_NAME = "puzzle_engine_full"
+
+
+def differs_from(decision: str) -> str:
+    """MiniZinc code that forbids one given full board: the "S' != P_I" of the paper."""
+    return (f"array[int] of int: {DIFFERS_NAME};\n"
+            f"constraint exists(i in index_set({DIFFERS_NAME}))"
+            f"(array1d({decision})[i] != {DIFFERS_NAME}[i]);\n")
+
+
+@dataclass(frozen=True)
+class GenOptions:
+    max_solutions: int = 1          # isRemoveValid: at most this many solutions (1 = unique)
+    target_empty: int | None = None  # stop once this many squares are empty
+    variants: int = 0               # transformed variants of the final puzzle
+    complexity: str = "givens"      # the complexity function C used for binning
+
+    def to_json(self) -> dict[str, Any]:
+        return {"max_solutions": self.max_solutions, "target_empty": self.target_empty,
+                "complexity": self.complexity}
+
+
+@dataclass
+class Puzzle:
+    """One generated puzzle with everything needed to reproduce it."""
+
+    type: str
+    params: dict[str, Any]
+    grid: Board
+    solution: Board
+    seed: int
+    plugin: str
+    plugin_version: str
+    solver: str
+    solver_version: str
+    solver_calls: int
+    seconds: float
+    minimal: bool
+    unknown: int = 0        # checks that timed out (counted as not removable)
+    level: Hashable = None
+    options: dict[str, Any] = field(default_factory=dict)
+    variant: int | None = None  # k for the k-th transformed variant of the puzzle with `seed`
+
+    @property
+    def givens(self) -> int:
+        return sum(1 for v in self.grid if v)
+
+    def to_json(self, shape: tuple[int, int]) -> dict[str, Any]:
+        _, cols = shape
+        rows = lambda b: [list(b[i:i + cols]) for i in range(0, len(b), cols)]  # noqa: E731
+        return {"type": self.type, "params": self.params, "grid": rows(self.grid),
+                "solution": rows(self.solution), "givens": self.givens,
+                "empty": len(self.grid) - self.givens, "seed": self.seed, "variant": self.variant,
+                "plugin": self.plugin, "plugin_version": self.plugin_version,
+                "engine_version": __version__, "solver": self.solver,
+                "solver_version": self.solver_version, "solver_calls": self.solver_calls,
+                "seconds": round(self.seconds, 4), "minimal": self.minimal, "unknown": self.unknown,
+                "complexity": {"name": self.options.get("complexity"), "level": self.level},
+                "options": self.options}
+
+
+@dataclass
+class GenResult:
+    puzzle: Puzzle
+    variants: list[Puzzle]
+    compl_dict: dict[Hashable, list[Board]]  # level -> every accepted puzzle (and variants)
+
+
+class Checker:
+    """isRemoveValid's solver: counts solutions other than the full board, compiled once."""
+
+    def __init__(self, compiled: CompiledModel):
+        self._compiled = compiled
+        self.unknown = 0
+
+    def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
+        """Solutions of ``board`` that differ from the full board, up to ``limit``, and
+        whether that count is definite (False after a time-out)."""
+        return self._compiled.count(board, limit)
+
+    def at_most(self, board: Board, k: int = 1) -> bool:
+        """True when ``board`` has at most ``k`` solutions; False when it has more or when
+        the solver timed out (an unknown answer never counts as unique)."""
+        found, definite = self.count_other(board, k)
+        if not definite:
+            self.unknown += 1
+            return False
+        return found < k
+
+    def close(self) -> None:
+        self._compiled.close()
+
+
+class Engine:
+    """A host (the plugins) bound to one solver backend."""
+
+    def __init__(self, host: Host, backend: Backend):
+        self.host = host
+        self.backend = backend
+
+    # -- hook calls ---------------------------------------------------------------------
+    def call(self, hookname: str, **kwargs):
+        try:
+            return getattr(self.host.hook, hookname)(**kwargs)
+        except (PuzzleInputError, PluginError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - name the hook, never crash with a traceback
+            ptype = kwargs.get("puzzle_type")
+            owner = f" (puzzle '{ptype.name}', plugin '{ptype.plugin}')" if ptype else ""
+            raise PluginError(f"hook {hookname}{owner} raised {type(exc).__name__}: {exc}") from exc
+
+    def check_params(self, ptype: PuzzleType, raw: dict[str, Any]) -> dict[str, Any]:
+        params = {p.name: raw.get(p.name, p.default) for p in ptype.params}
+        return ptype.check_params(params) if ptype.check_params else params
+
+    def transformations(self, ptype: PuzzleType, params) -> list:
+        found = self.call("puzzle_transformations", puzzle_type=ptype, params=params)
+        return [t for group in found if group for t in group]
+
+    def random_variant(self, ptype: PuzzleType, params, rng: random.Random) -> Callable[[Board], Board]:
+        """One random composition of all the type's transformations."""
+        drawn = [t.draw(rng) for t in self.transformations(ptype, params)]
+
+        def apply(board: Board) -> Board:
+            for f in drawn:
+                board = tuple(f(board))
+            return board
+        return apply
+
+    def data(self, ptype: PuzzleType, params, board: Board) -> dict[str, Any]:
+        data = self.call("puzzle_to_data", puzzle_type=ptype, params=params, board=board)
+        if data is None:
+            raise PluginError(f"no plugin converts puzzle '{ptype.name}' to MiniZinc data")
+        return data
+
+    def board_size(self, ptype: PuzzleType, params) -> int:
+        rows, cols = ptype.shape(params)
+        return rows * cols
+
+    # -- solving ------------------------------------------------------------------------
+    def solve(self, ptype: PuzzleType, params, board: Board, nr_solutions: int = 1,
+              ) -> tuple[SolveResult, list[Board]]:
+        """Solutions of ``board`` (up to ``nr_solutions``) through a full MiniZinc run."""
+        result, raw = self.backend.solve(ptype, self.data(ptype, params, board), nr_solutions)
+        boards = [self.call("puzzle_from_solution", puzzle_type=ptype, params=params, solution=s)
+                  for s in raw]
+        return result, boards
+
+    def complete(self, ptype: PuzzleType, params, board: Board) -> Board | None:
+        result, boards = self.solve(ptype, params, board)
+        if not boards:
+            if result.status == "unknown":
+                raise PluginError(f"solver timed out completing a '{ptype.name}' board "
+                                  "(raise --time-limit)")
+            return None
+        return boards[0]
+
+    def checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
+        data = dict(self.data(ptype, params, tuple([0] * len(full))))
+        data[DIFFERS_NAME] = list(full)
+        return Checker(self.backend.compile(ptype, data, [differs_from(ptype.decision)]))
+
+    # -- GenPuzzles ---------------------------------------------------------------------
+    def generate(self, ptype: PuzzleType, params, seed: int, options: GenOptions = GenOptions()
+                 ) -> GenResult:
+        """Algorithm 1: empty a random full board square by square while isRemoveValid holds."""
+        if options.max_solutions < 1:
+            raise PuzzleInputError("--max-solutions must be at least 1")
+        complexity = self.host.get_complexity(options.complexity)
+        start, calls0 = time.perf_counter(), self.backend.calls
+        rng = random.Random(seed)
+        n = self.board_size(ptype, params)
+
+        full = self.call("puzzle_random_solution", puzzle_type=ptype, params=params, rng=rng,
+                         solve=lambda b: self.complete(ptype, params, tuple(b)),
+                         transform=lambda b: self.random_variant(ptype, params, rng)(b))
+        if full is None or len(full) != n or not all(full):
+            raise PluginError(f"puzzle_random_solution for '{ptype.name}' did not return "
+                              f"a full board of {n} squares")
+        full = tuple(full)
+        checker = self.checker(ptype, params, full)
+        board = list(full)
+        tested: set[int] = set()
+        compl_dict: dict[Hashable, list[Board]] = {}
+        bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
+        try:
+            while len(tested) < n:
+                if options.target_empty is not None and board.count(0) >= options.target_empty:
+                    break
+                candidates = frozenset(i for i in range(n) if i not in tested)
+                index = self.call("puzzle_choose_square", puzzle_type=ptype, params=params,
+                                  board=tuple(board), candidates=candidates, rng=rng)
+                if index not in candidates:
+                    raise PluginError(f"puzzle_choose_square for '{ptype.name}' returned {index!r}, "
+                                      "not one of the candidates")
+                tested.add(index)
+                trial = list(board)
+                trial[index] = 0
+                trial_t = tuple(trial)
+                if self.call("puzzle_is_remove_valid", puzzle_type=ptype, params=params,
+                             board=trial_t, index=index, solution=full, checker=checker,
+                             max_solutions=options.max_solutions):
+                    board = trial
+                    for p in [trial_t] + [self.random_variant(ptype, params, bin_rng)(trial_t)
+                                          for _ in range(options.variants)]:
+                        compl_dict.setdefault(complexity.level(ptype, params, p), []).append(p)
+        finally:
+            checker.close()
+
+        grid = tuple(board)
+        puzzle = Puzzle(type=ptype.name, params=dict(params), grid=grid, solution=full, seed=seed,
+                        plugin=ptype.plugin, plugin_version=ptype.plugin_version,
+                        solver=self.backend.solver_id, solver_version=self.backend.info.version,
+                        solver_calls=self.backend.calls - calls0,
+                        seconds=time.perf_counter() - start,
+                        minimal=len(tested) == n and checker.unknown == 0,
+                        unknown=checker.unknown, level=complexity.level(ptype, params, grid),
+                        options=options.to_json())
+        variants = []
+        vrng = random.Random(f"{seed}/variants")
+        for k in range(1, options.variants + 1):
+            f = self.random_variant(ptype, params, vrng)
+            g, s = f(grid), f(full)
+            variants.append(Puzzle(**{**puzzle.__dict__, "grid": g, "solution": s, "variant": k,
+                                      "level": complexity.level(ptype, params, g)}))
+        return GenResult(puzzle, variants, compl_dict)

@@ -1,0 +1,129 @@
+"""The plugin contract. Every hook is declared here and nowhere else.
+
+All hooks are called with keyword arguments, so an implementation may accept only the
+arguments it needs. Hooks marked *first result* stop at the first implementation that
+returns something other than ``None``: an implementation must return ``None`` for puzzle
+types it does not handle (compare ``puzzle_type.name``). The host registers its own
+defaults with ``trylast=True``, so any plugin can pre-empt them.
+"""
+import pluggy
+
+hookspec = pluggy.HookspecMarker("puzzle_engine")
+
+
+@hookspec
+def puzzle_register_types(register):
+    """Declare puzzle types.
+
+    Called once when the plugins load. Call ``register(PuzzleType(...))`` once for each
+    puzzle type the plugin provides: its name, parameters with defaults, a ``check_params``
+    validator, the board shape, the MiniZinc model file(s) and the name of the decision
+    array whose ``array1d`` is the board.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_random_solution(puzzle_type, params, rng, solve, transform):
+    """GetRandomPuzzle: return a random *full* board (a tuple of ints, no zeros).
+
+    :param rng: a ``random.Random``; the only source of randomness allowed.
+    :param solve: ``solve(board) -> Board | None`` completes a partial board with the
+        configured solver (``None`` when it has no solution), so a plugin can fix a few
+        random squares and let the solver do the rest.
+    :param transform: ``transform(board) -> Board`` applies a random composition of the
+        type's transformations, drawn from ``rng``.
+
+    The host's default completes an empty board with the solver and applies random
+    transformations (``puzzle_transformations``) to it.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_choose_square(puzzle_type, params, board, candidates, rng):
+    """ChooseSquare: return the index of the square to try emptying next.
+
+    :param board: the current puzzle (0 = empty).
+    :param candidates: the indices not yet tried, all non-empty, never empty itself.
+    :param rng: a ``random.Random``.
+
+    Must return one of ``candidates``. The host's default picks uniformly at random.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_is_remove_valid(puzzle_type, params, board, index, solution, checker, max_solutions):
+    """isRemoveValid: return ``True`` if ``board`` (square ``index`` just emptied) is acceptable.
+
+    :param solution: the full board the puzzle was emptied from.
+    :param checker: counts solutions other than ``solution``:
+        ``checker.at_most(board, k)`` is ``True`` when the board has at most ``k``
+        solutions, ``False`` when it has more *or when the solver timed out*.
+    :param max_solutions: the ``k`` asked for on the command line (1 = unique).
+
+    The host's default is ``checker.at_most(board, max_solutions)``: one solver call
+    that asks for a solution different from ``solution``.
+    """
+
+
+@hookspec
+def puzzle_transformations(puzzle_type, params):
+    """Return a list of ``Transformation`` objects: symmetries that keep the rules.
+
+    Return ``None`` or ``[]`` for types you do not handle. Each transformation's
+    ``draw(rng)`` gives a board -> board function, applied to a puzzle and its solution
+    alike. The host composes them to make variants (``gen --variants M``) and to bin the
+    transformed puzzles in GenPuzzles.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_features(puzzle_type, params, board):
+    """Return a feature vector for grading, as an ordered ``dict[str, float]``.
+
+    The host's default gives the number of squares, givens and empties.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_to_data(puzzle_type, params, board):
+    """Return the MiniZinc data (a ``dict`` of parameter name to value) for ``board``.
+
+    The host may call it with an all-empty board and fix the givens itself, so the
+    model must treat a given of 0 as "empty" and constrain nothing for it.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_from_solution(puzzle_type, params, solution):
+    """Turn a MiniZinc solution (``dict`` of output variable to value) into a full board.
+
+    The host's default flattens the decision array ``puzzle_type.decision`` row by row.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_parse(puzzle_type, params, text):
+    """Parse ``text`` (a puzzle in one of the plugin's text formats) into a ``Parsed``.
+
+    :param params: the parameters given on the command line; a missing one is ``None``,
+        and the plugin may infer it from the text (e.g. the size from the length).
+
+    Raise ``PuzzleInputError`` with a one-line message that names the problem (row,
+    column, symbol) for a wrong length, a bad symbol or conflicting givens.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_format(puzzle_type, params, board, fmt):
+    """Format ``board`` as text. ``fmt`` is ``"text"`` (a readable grid) or ``"line"``
+    (one line, ``.`` for empty). ``puzzle_parse`` must read back both."""
+
+
+@hookspec
+def puzzle_register_complexities(register):
+    """Declare complexity functions for GenPuzzles' binning.
+
+    Call ``register(Complexity(name, level))``; ``level(puzzle_type, params, board)``
+    returns a hashable hardness level. The host registers ``givens`` (the number of
+    givens).
+    """

@@ -1,0 +1,90 @@
+"""The data that crosses the plugin contract."""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A board is flat, in the order of ``array1d(<decision array>)`` of the model; 0 is an empty square.
+Board = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a puzzle type, settable on the command line as ``--<name> VALUE``.
+
+    ``type`` turns the command-line string into a value (``int``, ``str``...); use ``bool``
+    for a flag that takes no value. ``default`` is used when the option is absent.
+    """
+
+    name: str
+    type: Callable[[str], Any] = str
+    default: Any = None
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class PuzzleType:
+    """A puzzle type that a plugin declares through ``puzzle_register_types``.
+
+    :param name: the name used on the command line (``puzzle-engine gen NAME``).
+    :param models: MiniZinc model files (``pathlib.Path`` or an ``importlib.resources``
+        traversable) or inline MiniZinc code (``str``), concatenated in this order.
+    :param decision: name of the model's decision array; ``array1d`` of it is the board.
+    :param params: the parameters, with defaults.
+    :param check_params: takes the raw parameter dict (defaults filled in, ``None`` where
+        absent) and returns the canonical dict, or raises ``PuzzleInputError``.
+    :param shape: canonical params -> ``(rows, cols)`` of the board, for display and JSON.
+    """
+
+    name: str
+    models: tuple[Any, ...]
+    decision: str
+    shape: Callable[[Mapping[str, Any]], tuple[int, int]]
+    params: tuple[Param, ...] = ()
+    check_params: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    description: str = ""
+    # Filled in by the host when the type is registered:
+    plugin: str = field(default="", compare=False)
+    plugin_version: str = field(default="", compare=False)
+
+    def model_sources(self) -> list[tuple[str, str]]:
+        """Each model part as ``(label, code)``: a file's name and text, or ``("<inline>", code)``."""
+        parts = []
+        for part in self.models:
+            if isinstance(part, str):
+                parts.append(("<inline>", part))
+            else:
+                parts.append((str(getattr(part, "name", part)), part.read_text()))
+        return parts
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What ``puzzle_parse`` returns: canonical params (size inferred if need be) and the board."""
+
+    params: dict[str, Any]
+    board: Board
+
+
+@dataclass(frozen=True)
+class Transformation:
+    """A symmetry of the puzzle's rules.
+
+    ``draw(rng)`` picks one random instance of the symmetry (a permutation, a relabelling...)
+    and returns a function from board to board. The same drawn function is applied to a
+    puzzle and to its solution, so it must map empty squares (0) to empty squares.
+    """
+
+    name: str
+    draw: Callable[[random.Random], Callable[[Board], Board]]
+
+
+@dataclass(frozen=True)
+class Complexity:
+    """A complexity function C of GenPuzzles: ``level(puzzle_type, params, board) -> level``."""
+
+    name: str
+    level: Callable[[PuzzleType, Mapping[str, Any], Board], Hashable]
+    description: str = ""

@@ -1,0 +1,1 @@
+"""MiniZinc models shipped with puzzle-engine's built-in plugins (read via importlib.resources)."""
