@@ -128,11 +128,12 @@ class Backend:
         """Solve ``ptype``'s model with ``data``; return the result and the raw solutions
         (dicts of output variable to value)."""
         import minizinc
+        from minizinc.error import MiniZincError, MiniZincWarning
 
         # Debian's Gecode library redefines some globals the old way; MiniZinc warns on
         # every compile. It is packaging noise, not something a user can act on.
-        warnings.filterwarnings("ignore", message=".*overrides a global constraint",
-                                category=minizinc.MiniZincWarning)
+        warnings.filterwarnings("ignore", message=".*(overrides a global constraint|all_different_int. was deprecated)",
+                                category=MiniZincWarning)
         self.calls += 1
         try:
             model = minizinc.Model()
@@ -148,7 +149,7 @@ class Backend:
                 instance[key] = value
             timeout = timedelta(seconds=self.time_limit) if self.time_limit else None
             result = instance.solve(nr_solutions=nr_solutions, timeout=timeout)
-        except minizinc.MiniZincError as exc:
+        except MiniZincError as exc:
             raise ModelError(_model_error(ptype, exc)) from None
         status = _STATUS.get(result.status.name, "unknown")
         sols = result.solution or []
