@@ -147,8 +147,8 @@ class Backend:
             instance = minizinc.Instance(minizinc.Solver.lookup(self.info.id), model)
             for key, value in data.items():
                 instance[key] = value
-            timeout = timedelta(seconds=self.time_limit) if self.time_limit else None
-            result = instance.solve(nr_solutions=nr_solutions, timeout=timeout)
+            limit = timedelta(seconds=self.time_limit) if self.time_limit else None
+            result = instance.solve(nr_solutions=nr_solutions, time_limit=limit)
         except MiniZincError as exc:
             raise ModelError(_model_error(ptype, exc)) from None
         status = _STATUS.get(result.status.name, "unknown")

@@ -224,7 +224,11 @@ def _read_input(source: str) -> str:
     if source == "-":
         return sys.stdin.read()
     path = Path(source)
-    if len(source) < 4096 and path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError:  # a long puzzle string is no file name
+        is_file = False
+    if is_file:
         try:
             return path.read_text()
         except (OSError, UnicodeDecodeError) as exc:
@@ -386,7 +390,7 @@ def solvers(solver: SolverOpt = None, config: ConfigOpt = None,
             current = find_solver(settings.solver).id
         table = Table(title="MiniZinc solvers")
         for col in ("", "id", "name", "version", "tags"):
-            table.add_column(col)
+            table.add_column(col, no_wrap=col != "tags")
         for s in installed_solvers():
             table.add_row("*" if s.id == current else "", s.id, s.name, s.version, ", ".join(s.tags))
         out_console.print(table)

@@ -1,0 +1,180 @@
+"""The CLI end to end: formats, piping, bad input (one line, exit 2), resume."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from puzzle_engine.cli import app
+from puzzle_engine_plugins.sudoku import logic
+
+runner = CliRunner()
+PUZZLE = "..6...9.8...4..76....25....9....73...........63...2..9....7..3.8..1..6.5..1..98.."
+SOLUTION = "246731958315498762798256413952617384187943526634582179469875231873124695521369847"
+
+
+def run(*args, input=None, env=None):
+    return runner.invoke(app, list(args), input=input, env=env)
+
+
+def one_line_error(result, *words):
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("puzzle-engine: error: "), result.stderr
+    for w in words:
+        assert w in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_gen_formats_and_check_roundtrip(tmp_path):
+    line = run("gen", "sudoku", "--seed", "5", "--format", "line")
+    assert line.exit_code == 0 and len(line.stdout.strip()) == 81
+    text = run("gen", "sudoku", "--seed", "5")
+    assert text.exit_code == 0
+    assert "|" in text.stdout and "-+-" in text.stdout
+    js = run("gen", "sudoku", "--seed", "5", "--format", "json")
+    record = json.loads(js.stdout)
+    for key in ("type", "params", "grid", "solution", "givens", "seed", "solver", "solver_calls",
+                "seconds", "plugin", "plugin_version", "solver_version"):
+        assert key in record
+    assert logic.format_line(tuple(v for row in record["grid"] for v in row)) == line.stdout.strip()
+    for source in (line.stdout.strip(), text.stdout, js.stdout):
+        path = tmp_path / "p.txt"
+        path.write_text(source)
+        for arg, inp in ((str(path), None), ("-", source)):
+            result = run("check", "sudoku", arg, input=inp)
+            assert result.exit_code == 0 and result.stdout.strip() == "1 solution (unique)"
+
+
+def test_solve_and_check_counts():
+    solved = run("solve", "sudoku", PUZZLE, "--format", "line", "--solver", "chuffed")
+    assert solved.exit_code == 0 and solved.stdout.strip() == SOLUTION
+    few = PUZZLE[:9] + "." * 72
+    result = run("check", "sudoku", few)
+    assert result.exit_code == 1 and result.stdout.strip() == "2 or more solutions"
+    result = run("check", "sudoku", few, "--format", "json")
+    assert json.loads(result.stdout)["solutions"] == "2 or more"
+    # no solution: consistent givens that cannot be completed (row 1 lacks 1; column 9 rules 1 out)
+    none = "23456789." + "........1" + "." * 63
+    result = run("check", "sudoku", none)
+    assert result.exit_code == 1 and result.stdout.strip() == "0 solutions"
+    result = run("solve", "sudoku", none)
+    assert result.exit_code == 1 and "no solution" in result.stderr
+
+
+def test_sizes_and_alphabet():
+    result = run("gen", "sudoku", "--size", "16", "--seed", "2", "--format", "line",
+                 "--target-empty", "20")
+    assert result.exit_code == 0
+    line = result.stdout.strip()
+    assert len(line) == 256 and line.count(".") == 20 and set(line) <= set("123456789ABCDEFG.")
+    assert run("check", "sudoku", line).exit_code == 0
+    result = run("gen", "sudoku", "--box", "2x3", "--seed", "2", "--format", "json")
+    assert json.loads(result.stdout)["params"]["box"] == "2x3"
+
+
+@pytest.mark.parametrize("args,words", [
+    (["gen", "nosuch"], ["unknown puzzle 'nosuch'"]),
+    (["gen", "sudoku", "--solver", "nosuch"], ["solver 'nosuch' is not installed"]),
+    (["gen", "sudoku", "--size", "7"], ["bad size 7"]),
+    (["gen", "sudoku", "--size", "3"], ["bad size 3"]),
+    (["gen", "sudoku", "--size", "99"], ["bad size 99"]),
+    (["gen", "sudoku", "--size", "abc"], ["bad --size 'abc'"]),
+    (["gen", "sudoku", "--box", "3y3"], ["bad --box '3y3'"]),
+    (["gen", "sudoku", "--size", "9", "--box", "2x3"], ["does not match --box"]),
+    (["gen", "sudoku", "--frobnicate", "1"], ["unknown option --frobnicate"]),
+    (["gen", "sudoku", "--format", "xml"], ["bad --format 'xml'"]),
+    (["gen", "sudoku", "--complexity", "vibes"], ["unknown complexity function 'vibes'"]),
+    (["gen", "sudoku", "--config", "/nonexistent.toml"], ["/nonexistent.toml does not exist"]),
+    (["check", "sudoku", PUZZLE[:80]], ["wrong length: 80 cells"]),
+    (["check", "sudoku", PUZZLE, "--size", "16"], ["wrong length: 81 cells, expected 256"]),
+    (["check", "sudoku", "x" + PUZZLE[1:]], ["bad symbol 'x' at row 1, column 1"]),
+    (["check", "sudoku", PUZZLE[:40] + "A" + PUZZLE[41:]], ["bad symbol 'A' at row 5, column 5"]),
+    (["check", "sudoku", "66" + PUZZLE[2:]], ["conflicting givens: 6 appears twice in row 1"]),
+    (["check", "sudoku", "5" + PUZZLE[1:9] + "5" + PUZZLE[10:]], ["5 appears twice in column 1"]),
+    (["check", "sudoku", ""], ["empty input"]),
+    (["check", "sudoku", '{"grid": [[1, 2], [3]]}'], ["line 1", "expected 81"]),
+    (["check", "sudoku", '{"grid": "abc"'], ["line 1", "not a puzzle record"]),
+    (["check", "nosuch", PUZZLE], ["unknown puzzle 'nosuch'"]),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words):
+    one_line_error(run(*args), *words)
+
+
+def test_missing_minizinc_says_how_to_install(monkeypatch):
+    from puzzle_engine import backend
+    backend.installed_solvers.cache_clear()
+    monkeypatch.setenv("PATH", "/nonexistent")
+    try:
+        one_line_error(run("gen", "sudoku", "--seed", "1"), "MiniZinc is not installed",
+                       "apt-get install minizinc")
+    finally:
+        monkeypatch.undo()
+        backend.installed_solvers.cache_clear()
+
+
+def test_model_error_is_reported(host, monkeypatch):
+    from dataclasses import replace
+    sudoku = host.get_type("sudoku")
+    broken = replace(sudoku, models=("int: r; int: c; array[1..4] of var 1..4: grid;\n"
+                                     "constraint grid[1] = nosuchname;\n",))
+    monkeypatch.setattr(host, "_types", {**host.types, "sudoku": broken})
+    from puzzle_engine.backend import Backend
+    from puzzle_engine.errors import ModelError
+    from puzzle_engine.genpuzzles import Engine
+    engine = Engine(host, Backend("gecode"))
+    params = engine.check_params(broken, {"size": 4})
+    with pytest.raises(ModelError, match="model error in puzzle 'sudoku'.*nosuchname"):
+        engine.solve(broken, params, (0,) * 16)
+    with pytest.raises(ModelError, match="model error in puzzle 'sudoku'"):
+        engine.checker(broken, params, (1,) * 16)
+
+
+def test_count_reproducible_batch_and_resume(tmp_path):
+    out = tmp_path / "batch.jsonl"
+    full = run("gen", "sudoku", "--size", "4", "--count", "4", "--seed", "10", "--format", "json")
+    assert full.exit_code == 0
+    records = [json.loads(x) for x in full.stdout.splitlines()]
+    assert [r["seed"] for r in records] == [10, 11, 12, 13]
+    # an interrupted batch: two whole records and half of a third
+    out.write_text(full.stdout.splitlines(keepends=True)[0] + full.stdout.splitlines(keepends=True)[1]
+                   + full.stdout.splitlines()[2][:30])
+    result = run("gen", "sudoku", "--size", "4", "--count", "4", "--format", "json",
+                 "--out", str(out), "--resume")
+    assert result.exit_code == 0 and result.stdout == ""
+    resumed = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [(r["seed"], r["grid"]) for r in resumed] == [(r["seed"], r["grid"]) for r in records]
+    # a finished batch resumes to nothing, and a seed clash is refused
+    assert run("gen", "sudoku", "--size", "4", "--count", "4", "--format", "json",
+               "--out", str(out), "--resume").exit_code == 0
+    assert len(out.read_text().splitlines()) == 4
+    one_line_error(run("gen", "sudoku", "--size", "4", "--count", "5", "--seed", "99",
+                       "--format", "json", "--out", str(out), "--resume"), "--seed 10, not 99")
+    one_line_error(run("gen", "sudoku", "--out", str(out), "--resume"), "--resume needs")
+
+
+def test_variants_in_output():
+    result = run("gen", "sudoku", "--size", "6", "--seed", "3", "--variants", "2", "--format", "json")
+    records = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [r["variant"] for r in records] == [None, 1, 2]
+    assert len({json.dumps(r["grid"]) for r in records}) == 3
+    assert len({r["givens"] for r in records}) == 1
+
+
+def test_solvers_and_plugins_commands(monkeypatch):
+    monkeypatch.setenv("PUZZLE_ENGINE_SOLVER", "chuffed")
+    result = run("solvers")
+    assert result.exit_code == 0
+    assert "org.chuffed.chuffed" in result.stdout and "org.gecode.gecode" in result.stdout
+    assert "in effect: chuffed (from environment (PUZZLE_ENGINE_SOLVER))" in result.stdout
+    marked = [ln for ln in result.stdout.splitlines() if "*" in ln]
+    assert len(marked) == 1 and "chuffed" in marked[0]
+    result = run("solvers", "--solver", "gecode")
+    assert [ln for ln in result.stdout.splitlines() if "*" in ln][0].count("gecode")
+    result = run("plugins")
+    assert result.exit_code == 0 and "sudoku" in result.stdout and "--size" in result.stdout
+
+
+def test_help_on_every_command():
+    for command in ("gen", "solve", "check", "plugins", "solvers"):
+        result = run(command, "--help")
+        assert result.exit_code == 0 and "Usage" in result.stdout

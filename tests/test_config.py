@@ -1,0 +1,59 @@
+"""Solver precedence: --solver, then PUZZLE_ENGINE_SOLVER, then the config file
+(per-plugin section over [solver]), then gecode."""
+import pytest
+
+from puzzle_engine.config import ENV_SOLVER, resolve
+from puzzle_engine.errors import ConfigError
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(ENV_SOLVER, raising=False)
+    return tmp_path
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_default_is_gecode(in_tmp):
+    s = resolve(puzzle="sudoku")
+    assert (s.solver, s.solver_from, s.time_limit) == ("gecode", "default", 60.0)
+
+
+def test_precedence_order(in_tmp, monkeypatch):
+    write(in_tmp / "puzzle-engine.toml",
+          '[solver]\nid = "chuffed"\ntime_limit = 5\n[plugins.sudoku]\nid = "gecode"\ntime_limit = 7\n')
+    assert resolve(puzzle="other").solver == "chuffed"            # [solver]
+    assert resolve(puzzle="other").time_limit == 5
+    assert resolve(puzzle="sudoku").solver == "gecode"            # per-plugin beats [solver]
+    assert resolve(puzzle="sudoku").time_limit == 7
+    assert resolve(puzzle="x", plugin="sudoku").solver == "gecode"  # by plugin name too
+    monkeypatch.setenv(ENV_SOLVER, "org.chuffed.chuffed")         # env beats the file
+    s = resolve(puzzle="sudoku")
+    assert (s.solver, s.solver_from) == ("org.chuffed.chuffed", f"environment ({ENV_SOLVER})")
+    s = resolve(puzzle="sudoku", cli_solver="gecode", cli_time_limit=2)  # CLI beats everything
+    assert (s.solver, s.solver_from, s.time_limit) == ("gecode", "command line", 2.0)
+
+
+def test_explicit_config_file(in_tmp):
+    cfg = write(in_tmp / "other.toml", '[solver]\nid = "chuffed"\n')
+    assert resolve(config_path=cfg).solver == "chuffed"
+    with pytest.raises(ConfigError, match="does not exist"):
+        resolve(config_path=in_tmp / "missing.toml")
+
+
+@pytest.mark.parametrize("text,message", [
+    ('[solver\nid = "x"\n', r"puzzle-engine.toml: malformed TOML: .*line 1"),
+    ('[solver]\nname = "x"\n', r"unknown field solver.name"),
+    ('[solver]\ntime_limit = -1\n', r"solver.time_limit must be a positive number"),
+    ('[plugins.sudoku]\nid = 3\n', r"plugins.sudoku.id must be a non-empty string"),
+    ('[backend]\nid = "x"\n', r"unknown section \[backend\]"),
+])
+def test_bad_config_is_one_line_error(in_tmp, text, message):
+    write(in_tmp / "puzzle-engine.toml", text)
+    with pytest.raises(ConfigError, match=message) as info:
+        resolve(puzzle="sudoku")
+    assert "\n" not in str(info.value)

@@ -1,0 +1,42 @@
+"""A solver time-out is unknown, never unique."""
+from puzzle_engine.backend import Backend
+from puzzle_engine.genpuzzles import Engine
+from test_cli import PUZZLE, run
+
+# A 25x25 board with 3 givens: hopeless to prove unique in a millisecond.
+SPARSE = "1" + "." * 311 + "2" + "." * 311 + "3"
+
+
+def test_check_reports_unknown_on_time_out():
+    # the minizinc driver starts no faster than this, so the call is cut short
+    result = run("check", "sudoku", SPARSE, "--time-limit", "0.001")
+    assert result.exit_code == 1
+    assert result.stdout.strip().startswith("unknown")
+
+
+def test_removal_check_time_out_is_not_unique(host, engines):
+    sudoku = host.get_type("sudoku")
+    slow = Engine(host, Backend("gecode", time_limit=1e-4))
+    params = slow.check_params(sudoku, {"size": 9})
+    solution = engines["gecode"].complete(sudoku, params, (0,) * 81)
+    checker = slow.checker(sudoku, params, solution)
+    try:
+        assert checker.count_other((0,) * 81, 1) == (0, False)
+        assert checker.at_most((0,) * 81, 1) is False
+        assert checker.unknown == 1
+    finally:
+        checker.close()
+
+
+def test_generation_with_time_outs_is_marked(host, engines, monkeypatch):
+    """Every check times out: nothing is removed, and the puzzle says why."""
+    sudoku = host.get_type("sudoku")
+    engine = Engine(host, Backend("gecode", time_limit=None))
+    params = engine.check_params(sudoku, {"size": 4})
+    from puzzle_engine import backend as be
+
+    def timed_out(self, board, limit):
+        return 0, False
+    monkeypatch.setattr(be.CompiledModel, "count", timed_out)
+    p = engine.generate(sudoku, params, 1).puzzle
+    assert p.grid == p.solution and p.unknown == 16 and not p.minimal
