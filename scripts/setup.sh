@@ -75,6 +75,10 @@ fi
 # --- Python environment ---------------------------------------------------
 PY="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
+  if ! "$PY" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    log "installing python3-venv (Debian's python3 ships without it)"
+    apt_install python3-venv
+  fi
   log "creating .venv"
   "$PY" -m venv .venv
 fi
