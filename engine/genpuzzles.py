@@ -14,7 +14,7 @@ from typing import Any
 
 from . import __version__
 from .backend import Backend, CompiledModel, SolveResult
-from .errors import PluginError, PuzzleInputError
+from .errors import PluginError, PuzzleEngineError, PuzzleInputError, SolverError
 from .plugins import Host
 from .types import Board, PuzzleType
 
@@ -122,7 +122,7 @@ class Engine:
     def call(self, hookname: str, **kwargs):
         try:
             return getattr(self.host.hook, hookname)(**kwargs)
-        except (PuzzleInputError, PluginError):
+        except PuzzleEngineError:
             raise
         except Exception as exc:  # noqa: BLE001 - name the hook, never crash with a traceback
             ptype = kwargs.get("puzzle_type")
@@ -170,7 +170,7 @@ class Engine:
         result, boards = self.solve(ptype, params, board)
         if not boards:
             if result.status == "unknown":
-                raise PluginError(f"solver timed out completing a '{ptype.name}' board "
+                raise SolverError(f"solver timed out completing a '{ptype.name}' board "
                                   "(raise --time-limit)")
             return None
         return boards[0]

@@ -40,3 +40,14 @@ def test_generation_with_time_outs_is_marked(host, engines, monkeypatch):
     monkeypatch.setattr(be.CompiledModel, "count", timed_out)
     p = engine.generate(sudoku, params, 1).puzzle
     assert p.grid == p.solution and p.unknown == 16 and not p.minimal
+
+
+def test_time_out_while_making_the_full_board_is_an_error(host):
+    """GetRandomPuzzle that times out cannot silently give a board: a one-line error."""
+    import pytest
+    from puzzle_engine.errors import SolverError
+    sudoku = host.get_type("sudoku")
+    engine = Engine(host, Backend("gecode", time_limit=0.001))
+    params = engine.check_params(sudoku, {"size": 25})
+    with pytest.raises(SolverError, match="timed out completing"):
+        engine.generate(sudoku, params, 1)
