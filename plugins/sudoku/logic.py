@@ -173,8 +173,8 @@ def features(board: Board, n: int, r: int, c: int) -> dict[str, float]:
     count and the standard deviation of those counts."""
     blank_min = math.ceil(7 * n / 9)
     feats: dict[str, float] = {"empties": float(board.count(0))}
-    for kind in ("row", "column", "box"):
-        feats[f"{kind}s_mostly_blank"] = float(sum(
+    for kind, plural in (("row", "rows"), ("column", "columns"), ("box", "boxes")):
+        feats[f"{plural}_mostly_blank"] = float(sum(
             1 for name, cells in units(n, r, c)
             if name.startswith(kind) and sum(1 for i in cells if not board[i]) >= blank_min))
     counts = [board.count(v) for v in range(1, n + 1)]
