@@ -368,13 +368,8 @@ def plugins():
                              for p in t.params)
             types.add_row(t.name, t.plugin, opts, t.description)
         out_console.print(types)
-        if host.failures:
-            broken = Table(title="Broken plugins (skipped)")
-            broken.add_column("plugin")
-            broken.add_column("error")
-            for f in host.failures:
-                broken.add_row(f.name, f.error)
-            out_console.print(broken)
+        for f in host.failures:
+            out_console.print(f"broken plugin '{f.name}' (skipped): {f.error}", markup=False)
 
 
 @app.command()

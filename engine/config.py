@@ -10,7 +10,7 @@ order without the environment variable.
     id = "gecode"
     time_limit = 60        # seconds per solver call
 
-    [plugins.sudoku]       # a puzzle type, or the plugin that provides it
+    [plugins.NAME]         # a puzzle type, or the plugin that provides it
     id = "chuffed"
     time_limit = 20
 """

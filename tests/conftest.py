@@ -22,3 +22,25 @@ def engines(host):
 @pytest.fixture(scope="session")
 def sudoku(host):
     return host.get_type("sudoku")
+
+
+def check_unique_and_minimal(engines, ptype, params, puzzle, solver):
+    """The puzzle agrees with its solution, is unique by an independent check (the other
+    solver, a full MiniZinc run asked for 2 solutions) and minimal (every given is needed,
+    checked with the other solver)."""
+    other = engines[OTHER[solver]]
+    assert all(puzzle.solution)
+    assert all(g == 0 or g == s for g, s in zip(puzzle.grid, puzzle.solution))
+    result, boards = other.solve(ptype, params, puzzle.grid, nr_solutions=2)
+    assert result.complete
+    assert boards == [puzzle.solution]
+    assert puzzle.minimal
+    checker = other.checker(ptype, params, puzzle.solution)
+    try:
+        for i, v in enumerate(puzzle.grid):
+            if v:
+                weaker = puzzle.grid[:i] + (0,) + puzzle.grid[i + 1:]
+                found, definite = checker.count_other(weaker, 1)
+                assert definite and found == 1, f"given at {i} is not needed"
+    finally:
+        checker.close()

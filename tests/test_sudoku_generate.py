@@ -2,7 +2,7 @@
 recorded solution, and is minimal when the run went to completion."""
 import pytest
 
-from conftest import OTHER, SOLVERS
+from conftest import SOLVERS, check_unique_and_minimal
 from puzzle_engine.genpuzzles import GenOptions
 from puzzle_engine_plugins.sudoku import logic
 
@@ -18,25 +18,9 @@ def assert_valid_full(board, n, r, c):
 
 
 def assert_unique_and_minimal(engines, sudoku, params, puzzle, solver):
-    other = engines[OTHER[solver]]
     n, r, c = logic.dims(params)
     assert_valid_full(puzzle.solution, n, r, c)
-    assert all(g == 0 or g == s for g, s in zip(puzzle.grid, puzzle.solution))
-    # independent uniqueness: the other solver, full MiniZinc run, asked for 2 solutions
-    result, boards = other.solve(sudoku, params, puzzle.grid, nr_solutions=2)
-    assert result.complete
-    assert boards == [puzzle.solution]
-    # minimal: every remaining given is needed (checked with the other solver)
-    assert puzzle.minimal
-    checker = other.checker(sudoku, params, puzzle.solution)
-    try:
-        for i, v in enumerate(puzzle.grid):
-            if v:
-                weaker = puzzle.grid[:i] + (0,) + puzzle.grid[i + 1:]
-                found, definite = checker.count_other(weaker, 1)
-                assert definite and found == 1, f"given at {i} is not needed"
-    finally:
-        checker.close()
+    check_unique_and_minimal(engines, sudoku, params, puzzle, solver)
 
 
 @pytest.mark.parametrize("solver", SOLVERS)

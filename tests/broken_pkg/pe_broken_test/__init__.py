@@ -1,0 +1,1 @@
+"""Plugins that break in different ways."""
