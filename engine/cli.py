@@ -19,7 +19,7 @@ from . import __version__
 from .backend import Backend, installed_solvers
 from .config import resolve
 from .errors import PuzzleEngineError, PuzzleInputError
-from .genpuzzles import Engine, GenOptions
+from .genpuzzles import Engine, GenOptions, rows_of
 from .plugins import Host, get_host
 from .types import Board, PuzzleType
 
@@ -308,11 +308,10 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
                 failed = True
                 continue
             if fmt == "json":
-                rows, cols = ptype.shape(parsed.params)
+                _, cols = ptype.shape(parsed.params)
                 out_console.print(json.dumps({
                     "type": ptype.name, "params": parsed.params,
-                    "grid": [list(parsed.board[i:i + cols]) for i in range(0, rows * cols, cols)],
-                    "solution": [list(boards[0][i:i + cols]) for i in range(0, rows * cols, cols)],
+                    "grid": rows_of(parsed.board, cols), "solution": rows_of(boards[0], cols),
                     "solver": engine.backend.solver_id}), markup=False)
             else:
                 out_console.print(_render(engine, ptype, parsed.params, boards[0], fmt), markup=False)

@@ -28,6 +28,11 @@ def differs_from(decision: str) -> str:
             f"(array1d({decision})[i] != {DIFFERS_NAME}[i]);\n")
 
 
+def rows_of(board: Board, cols: int) -> list[list[int]]:
+    """A flat board as a list of rows."""
+    return [list(board[i:i + cols]) for i in range(0, len(board), cols)]
+
+
 @dataclass(frozen=True)
 class GenOptions:
     max_solutions: int = 1          # isRemoveValid: at most this many solutions (1 = unique)
@@ -67,9 +72,8 @@ class Puzzle:
 
     def to_json(self, shape: tuple[int, int]) -> dict[str, Any]:
         _, cols = shape
-        rows = lambda b: [list(b[i:i + cols]) for i in range(0, len(b), cols)]  # noqa: E731
-        return {"type": self.type, "params": self.params, "grid": rows(self.grid),
-                "solution": rows(self.solution), "givens": self.givens,
+        return {"type": self.type, "params": self.params, "grid": rows_of(self.grid, cols),
+                "solution": rows_of(self.solution, cols), "givens": self.givens,
                 "empty": len(self.grid) - self.givens, "seed": self.seed, "variant": self.variant,
                 "plugin": self.plugin, "plugin_version": self.plugin_version,
                 "engine_version": __version__, "solver": self.solver,

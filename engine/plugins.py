@@ -61,10 +61,12 @@ class Host:
         self.versions.pop(name, None)
         self._types = self._complexities = None
 
-    def _collect(self, hookname: str, key) -> dict:
+    def _collect(self, hookname: str, key, stamp=lambda item, plugin: item) -> dict:
         """Call a ``register`` hook one plugin at a time, so that one broken plugin
-        is reported and dropped instead of breaking the rest."""
+        is reported and dropped instead of breaking the rest. ``stamp(item, plugin)``
+        may record which plugin registered an item."""
         found: dict = {}
+        owner: dict = {}
         for impl in getattr(self.pm.hook, hookname).get_hookimpls():
             name = self.pm.get_name(impl.plugin) or repr(impl.plugin)
             collected = []
@@ -74,20 +76,26 @@ class Host:
                 self._fail(name, f"{hookname} raised {type(exc).__name__}: {exc}")
                 continue
             for item in collected:
-                if hookname == "puzzle_register_types":
-                    item = _stamp(item, name, self.versions.get(name, ""))
-                found[key(item)] = item
+                k = key(item)
+                if k in found:
+                    self.failures.append(PluginFailure(name, f"'{k}' is already registered by "
+                                                       f"plugin '{owner[k]}'; ignored"))
+                    continue
+                found[k], owner[k] = stamp(item, name), name
         return found
 
     def _fail(self, name: str, error: str) -> None:
         self.failures.append(PluginFailure(name, error))
         if self.pm.get_plugin(name) is not None:
             self.pm.unregister(name=name)
+            self._types = self._complexities = None
 
     @property
     def types(self) -> dict[str, PuzzleType]:
         if self._types is None:
-            self._types = self._collect("puzzle_register_types", lambda t: t.name)
+            self._types = self._collect(
+                "puzzle_register_types", lambda t: t.name,
+                lambda t, plugin: replace(t, plugin=plugin, plugin_version=self.versions.get(plugin, "")))
         return self._types
 
     @property
@@ -121,10 +129,6 @@ class Host:
                                     module=getattr(plugin, "__name__", type(plugin).__name__),
                                     hooks=hooks, types=sorted(by_plugin.get(name, []))))
         return infos
-
-
-def _stamp(ptype: PuzzleType, plugin: str, version: str) -> PuzzleType:
-    return replace(ptype, plugin=plugin, plugin_version=version)
 
 
 def _wanted() -> set[str] | None:

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 import puzzle_engine
+from puzzle_engine import PuzzleType
 from conftest import SOLVERS, check_unique_and_minimal
 from puzzle_engine.backend import Backend
 from puzzle_engine.genpuzzles import Engine, GenOptions
@@ -61,3 +62,20 @@ def test_engine_core_never_mentions_a_puzzle():
     engine_dir = Path(puzzle_engine.__file__).resolve().parent
     for path in engine_dir.rglob("*.py"):
         assert not re.search("sudoku", path.read_text(), re.I), path
+
+
+def test_a_second_plugin_cannot_take_an_existing_type(host, latin):
+    class Impostor:
+        @puzzle_engine.hookimpl
+        def puzzle_register_types(self, register):
+            register(PuzzleType(name="latin", models=("",), decision="x", shape=lambda p: (1, 1)))
+
+    failures_before = list(host.failures)
+    host.register(Impostor(), name="impostor")
+    try:
+        assert host.get_type("latin").plugin == "toy_latin"
+        assert [f.error for f in host.failures if f.name == "impostor"] == [
+            "'latin' is already registered by plugin 'toy_latin'; ignored"]
+    finally:
+        host.unregister("impostor")
+        host.failures[:] = failures_before
