@@ -163,6 +163,9 @@ def _resume_state(out: Path | None, fmt: str, resume: bool, seed: int | None, va
                   ) -> tuple[int, int | None]:
     """How many puzzles ``out`` already holds, and the batch seed they were made with."""
     if not resume:
+        if out is not None and out.exists() and out.stat().st_size > 0:
+            raise PuzzleInputError(f"{out} already holds puzzles: pass --resume to go on with "
+                                   "that batch, or remove the file")
         return 0, seed
     if out is None or fmt == "text":
         raise PuzzleInputError("--resume needs --out FILE and --format json or line")

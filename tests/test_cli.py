@@ -150,6 +150,10 @@ def test_count_reproducible_batch_and_resume(tmp_path):
     one_line_error(run("gen", "sudoku", "--size", "4", "--count", "5", "--seed", "99",
                        "--format", "json", "--out", str(out), "--resume"), "--seed 10, not 99")
     one_line_error(run("gen", "sudoku", "--out", str(out), "--resume"), "--resume needs")
+    # without --resume an existing batch is never overwritten
+    one_line_error(run("gen", "sudoku", "--size", "4", "--format", "json", "--out", str(out)),
+                   "already holds puzzles")
+    assert len(out.read_text().splitlines()) == 4
 
 
 def test_variants_in_output():
