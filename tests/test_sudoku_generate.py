@@ -7,7 +7,7 @@ from puzzle_engine.genpuzzles import GenOptions
 from puzzle_engine_plugins.sudoku import logic
 
 CASES = [(4, s) for s in (1, 2, 3)] + [(6, s) for s in (1, 2, 3)] + [(9, s) for s in (1, 2, 3)]
-CASES += [pytest.param(16, 1, marks=pytest.mark.slow)]
+CASES += [pytest.param(size, 1, marks=pytest.mark.slow) for size in (12, 15, 16)]
 
 
 def assert_valid_full(board, n, r, c):
