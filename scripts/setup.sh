@@ -27,7 +27,9 @@ if ! command -v minizinc >/dev/null 2>&1 || ! command -v fzn-gecode >/dev/null 2
 fi
 
 # --- Chuffed --------------------------------------------------------------
-chuffed_listed() { minizinc --solvers 2>/dev/null | grep -q 'org.chuffed.chuffed'; }
+# Not "minizinc --solvers | grep -q": grep -q exits at the first match, minizinc then
+# dies of SIGPIPE, and pipefail turns that into a failure.
+chuffed_listed() { [[ "$(minizinc --solvers 2>/dev/null)" == *org.chuffed.chuffed* ]]; }
 
 debian_mirror() {
   # The URI the system's own Debian source uses (deb822 or one-line format).
