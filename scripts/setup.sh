@@ -87,7 +87,11 @@ fi
 stamp=.venv/.puzzle-engine-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   log "installing puzzle-engine into .venv"
-  .venv/bin/python -m pip install -q --upgrade pip >&2
-  .venv/bin/python -m pip install -q -e ".[test]" >&2
+  if ! { .venv/bin/python -m pip install -q --upgrade pip &&
+         .venv/bin/python -m pip install -q -e ".[test]"; } > .venv/install.log 2>&1; then
+    cat .venv/install.log >&2
+    echo "setup: installing the package into .venv failed (log above)" >&2
+    exit 1
+  fi
   touch "$stamp"
 fi
