@@ -164,5 +164,6 @@ def get_host() -> Host:
             break
         except pluggy.PluginValidationError as exc:
             host._fail(pm.get_name(exc.plugin) or repr(exc.plugin), str(exc))
-    host.types  # declare types now, so that failures show up at once
+    host.types  # declare types and complexities now, so that failures show up at once
+    host.complexities
     return host

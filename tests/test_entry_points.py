@@ -77,13 +77,15 @@ def test_broken_plugins_are_reported_and_skipped(site):
     result = cli(site, "plugins")
     assert result.returncode == 0, result.stderr
     out = " ".join(result.stdout.split())
-    for name in ("broken_import", "broken_register", "broken_hookname", "broken_target"):
+    for name in ("broken_import", "broken_register", "broken_hookname", "broken_target",
+                 "broken_complexity"):
         assert name in out
     assert "needs a library that is not installed" in out
     assert "cannot declare types today" in out
     assert "puzzle_registr_types" in out
+    assert "puzzle_register_complexities raised RuntimeError: no complexity here" in out
     assert "latin" in out and "sudoku" in out  # the good ones still load
     gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1", "--format", "line")
     assert gen.returncode == 0 and len(gen.stdout.strip()) == 16
     warnings = gen.stderr.strip().splitlines()
-    assert len(warnings) == 4 and all("warning: plugin 'broken_" in w for w in warnings)
+    assert len(warnings) == 5 and all("warning: plugin 'broken_" in w for w in warnings)
