@@ -1,13 +1,29 @@
 """Cost of generating minimal unique Sudoku puzzles: seconds, solver calls, givens, memory.
 
-    .venv/bin/python benchmarks/bench_generate.py --sizes 9,16,25 --solvers gecode,chuffed --seeds 5
+    .venv/bin/python benchmarks/bench_generate.py --sizes 9,16 --solvers gecode,chuffed --seeds 5
+    .venv/bin/python benchmarks/bench_generate.py --sizes 25 --seeds 2 --timeout 900
 
-Each (size, solver, seed) runs in a fresh subprocess, so that its peak memory is its own.
-"peak MB" is the largest resident set of any one process of that run: the Python process
-or any MiniZinc or solver child (getrusage maxrss of self and of children). Linux counts a
-child's high-water mark from the fork, so the children's figure can never be below the
-Python process's size at that moment: the column is an upper bound for the solvers, not a
-separate measure. The whole pipeline is timed: random full board, compile, every check.
+For every size, solver and seed (seeds 1..N) it generates one Sudoku through the whole
+pipeline (Engine.generate: the random full board, compiling the check model once, one
+uniqueness check per square) down to a minimal unique puzzle, with no time limit per solver
+call. Each (size, solver, seed) case runs in a fresh Python subprocess (``--one``), so that
+its memory figures are its own; the subprocess prints one JSON object. A case that runs
+longer than --timeout seconds is killed (with its solver) and reported as a time-out.
+
+Table (one row per size and solver; see benchmarks/README.md):
+  seeds          puzzles finished (``2/3`` when some seeds timed out or failed)
+  median/min/max s   Puzzle.seconds: wall time of Engine.generate for one puzzle
+  calls          solver runs per puzzle (median): one full solve + one check per square
+  givens         givens of the finished puzzle (median)
+  py MB          peak resident set of the Python process: getrusage(RUSAGE_SELF).ru_maxrss
+  solver MB      peak resident set of its largest child (minizinc, fzn-gecode, fzn-chuffed):
+                 getrusage(RUSAGE_CHILDREN).ru_maxrss. Linux carries the parent's size into
+                 a child's figure at fork/exec, so this is never below py MB at the time the
+                 solver was started: it is an upper bound, and tells the solver's own memory
+                 only when it is larger than py MB.
+  Both MB columns are the maximum over the seeds.
+
+Only the standard library and puzzle_engine are used.
 """
 from __future__ import annotations
 
@@ -16,15 +32,21 @@ import json
 import os
 import platform
 import resource
+import signal
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
+# -- one case, in its own process ----------------------------------------------------------
 def one(size: int, solver: str, seed: int) -> dict:
+    """Generate one puzzle; return its figures and this process's resource usage."""
     from puzzle_engine.backend import Backend
-    from puzzle_engine.genpuzzles import Engine
+    from puzzle_engine.genpuzzles import Engine, GenOptions
     from puzzle_engine.plugins import get_host
 
     host = get_host()
@@ -32,72 +54,208 @@ def one(size: int, solver: str, seed: int) -> dict:
     ptype = host.get_type("sudoku")
     params = engine.check_params(ptype, {"size": size})
     start = time.perf_counter()
-    p = engine.generate(ptype, params, seed).puzzle
+    p = engine.generate(ptype, params, seed=seed, options=GenOptions()).puzzle
     wall = time.perf_counter() - start
-    return {"size": size, "solver": solver, "seed": seed, "seconds": wall,
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"size": size, "box": params["box"], "solver": solver, "seed": seed,
+            "status": "ok",
+            "seconds": p.seconds,             # Puzzle.seconds, measured inside generate
+            "generate_wall": wall,            # the same, measured around the call
             "calls": p.solver_calls, "givens": p.givens, "minimal": p.minimal,
             "unknown": p.unknown,
-            "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "solver_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+            "python_mb": me.ru_maxrss / 1024,     # ru_maxrss is KiB on Linux
+            "solver_mb": kids.ru_maxrss / 1024,
+            "python_cpu": me.ru_utime + me.ru_stime,
+            "solver_cpu": kids.ru_utime + kids.ru_stime,
+            "solver_version": p.solver_version}
 
 
-def versions() -> str:
+def run_case(size: int, solver: str, seed: int, timeout: float | None) -> dict:
+    """Run one case in a fresh subprocess (its own process group, so that a time-out
+    kills the solver too)."""
+    case = {"size": size, "solver": solver, "seed": seed}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--one",
+                             f"{size},{solver},{seed}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return {**case, "status": "timeout", "process_wall": time.perf_counter() - t0}
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+        return {**case, "status": "failed", "process_wall": wall,
+                "error": lines[-1] if lines else f"exit status {proc.returncode}"}
+    return {**json.loads(out), "process_wall": wall}
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.communicate(timeout=10)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+
+
+# -- the environment -----------------------------------------------------------------------
+def _cmd(*args: str) -> str:
+    try:
+        return subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def environment(solvers: list[str]) -> list[str]:
+    from puzzle_engine import __version__
     from puzzle_engine.backend import find_solver
-    out = subprocess.run(["minizinc", "--version"], capture_output=True, text=True).stdout
-    mzn = out.splitlines()[0].rsplit(" ", 1)[-1] if out else "?"
-    solvers = ", ".join(f"{s.name} {s.version}" for s in (find_solver("gecode"), find_solver("chuffed")))
-    return f"MiniZinc {mzn}; {solvers}"
+
+    uname = os.uname()
+    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cpu = next((ln.split(":", 1)[1].strip() for ln in _read("/proc/cpuinfo").splitlines()
+                if ln.startswith("model name")), "?")
+    mem = next((f"{int(ln.split()[1]) / 1024 / 1024:.1f} GiB" for ln in
+                _read("/proc/meminfo").splitlines() if ln.startswith("MemTotal:")), "?")
+    mzn = _cmd("minizinc", "--version").splitlines()
+    mzn_version = mzn[0].rsplit("version", 1)[-1].strip(" ,") if mzn else "not found"
+    infos = []
+    for name in solvers:
+        s = find_solver(name)
+        infos.append(f"{s.name} {s.version} ({s.executable})")
+    head = _cmd("git", "rev-parse", "--short", "HEAD").strip() or "?"
+    dirty = [ln[3:] for ln in _cmd("git", "status", "--porcelain", "--", "engine", "plugins",
+                                   "models_mzn").splitlines()]
+    tree = f"git {head}" + (f", uncommitted changes in {', '.join(dirty)}" if dirty else ", clean")
+    return [
+        f"date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+        f"machine: {uname.machine} (uname -m), nproc {nproc}, {cpu}, {mem} RAM, "
+        f"{uname.sysname} {uname.release}; load average {_load()} at start",
+        f"python: {platform.python_version()}; puzzle-engine {__version__} ({tree})",
+        f"minizinc: {mzn_version}; " + "; ".join(infos),
+    ]
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return ""
+
+
+# -- the table -----------------------------------------------------------------------------
+COLUMNS = (("size", 5), ("solver", 8), ("seeds", 5), ("median s", 9), ("min s", 8),
+           ("max s", 8), ("calls", 6), ("givens", 6), ("py MB", 6), ("solver MB", 9))
+
+
+def _num(x: float) -> str:
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def row(size: int, solver: str, runs: list[dict], timeout: float | None) -> str:
+    ok = [r for r in runs if r["status"] == "ok"]
+    seeds = f"{len(ok)}" if len(ok) == len(runs) else f"{len(ok)}/{len(runs)}"
+    if ok:
+        secs = [r["seconds"] for r in ok]
+        cells = [f"{statistics.median(secs):.2f}", f"{min(secs):.2f}", f"{max(secs):.2f}",
+                 _num(statistics.median(r["calls"] for r in ok)),
+                 _num(statistics.median(r["givens"] for r in ok)),
+                 f"{max(r['python_mb'] for r in ok):.1f}",
+                 f"{max(r['solver_mb'] for r in ok):.1f}"]
+    else:
+        cells = [f">{timeout:g}" if timeout and runs and runs[0]["status"] == "timeout"
+                 else "-"] + ["-"] * 6
+    values = [str(size), solver, seeds, *cells]
+    return " ".join(f"{v:>{w}}" for v, (_, w) in zip(values, COLUMNS))
+
+
+def notes(runs: list[dict], timeout: float | None) -> list[str]:
+    out = []
+    for r in runs:
+        where = f"{r['size']}x{r['size']} {r['solver']} seed {r['seed']}"
+        if r["status"] == "timeout":
+            out.append(f"{where}: timed out after {timeout:g} s (killed, not in the figures)")
+        elif r["status"] == "failed":
+            out.append(f"{where}: failed: {r['error'][:200]}")
+        elif not r["minimal"]:
+            out.append(f"{where}: not minimal ({r['unknown']} checks timed out)")
+    return out
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", default="9,16,25")
-    ap.add_argument("--solvers", default="gecode,chuffed")
-    ap.add_argument("--seeds", type=int, default=5, help="seeds 1..N per size and solver")
-    ap.add_argument("--seeds-25", type=int, default=None, help="fewer seeds for 25x25 (default: --seeds)")
-    ap.add_argument("--json", help="also write every run as JSON Lines here")
-    ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: size,solver,seed
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="9,16", help="board sides, comma-separated (default 9,16)")
+    ap.add_argument("--solvers", default="gecode,chuffed",
+                    help="MiniZinc solvers, comma-separated (default gecode,chuffed)")
+    ap.add_argument("--seeds", type=int, default=5, help="seeds 1..N per size and solver (default 5)")
+    ap.add_argument("--seeds-25", type=int, default=None, metavar="N",
+                    help="seeds for sizes of 25 and above (default: --seeds)")
+    ap.add_argument("--timeout", type=float, default=900,
+                    help="kill a case after this many seconds; 0 = never (default 900)")
+    ap.add_argument("--json", metavar="FILE", help="also write every case as JSON Lines to FILE")
+    ap.add_argument("--one", metavar="SIZE,SOLVER,SEED", help=argparse.SUPPRESS)  # internal
     args = ap.parse_args()
+
     if args.one:
         size, solver, seed = args.one.split(",")
         print(json.dumps(one(int(size), solver, int(seed))))
         return
 
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')}  {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, {versions()}")
-    print("# seconds: whole pipeline per puzzle; calls and givens: medians; "
-          "peak MB: largest single process (Python or solver)")
-    header = (f"{'size':>5} {'solver':>8} {'seeds':>5} {'median s':>9} {'min s':>7} {'max s':>7} "
-              f"{'calls':>6} {'givens':>6} {'peak MB':>8}")
-    print(header)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
+    timeout = args.timeout or None
+    for line in environment(solvers):
+        print(f"# {line}")
+    print("# seconds: Puzzle.seconds, the whole of Engine.generate per puzzle (no solver time "
+          "limit); calls, givens: medians over seeds")
+    print("# py MB: peak RSS of the Python process (RUSAGE_SELF ru_maxrss); solver MB: peak RSS "
+          "of its largest child process (RUSAGE_CHILDREN ru_maxrss,")
+    print("#   an upper bound: never below py MB at spawn); both the max over seeds; "
+          f"each case in a fresh subprocess, time-out {timeout or 'none'}"
+          + (" s" if timeout else ""))
+    print(" ".join(f"{name:>{w}}" for name, w in COLUMNS), flush=True)
+
     sink = open(args.json, "w") if args.json else None
-    for size in [int(s) for s in args.sizes.split(",")]:
-        for solver in args.solvers.split(","):
-            n = args.seeds_25 if size == 25 and args.seeds_25 else args.seeds
-            runs = []
-            for seed in range(1, n + 1):
-                proc = subprocess.run([sys.executable, __file__, "--one", f"{size},{solver},{seed}"],
-                                      capture_output=True, text=True)
-                if proc.returncode != 0:
-                    print(f"# {size} {solver} seed {seed} failed: {proc.stderr.strip()[-300:]}")
-                    continue
-                run = json.loads(proc.stdout)
-                runs.append(run)
-                if sink:
-                    sink.write(json.dumps(run) + "\n")
-                    sink.flush()
-            if not runs:
-                continue
-            secs = [r["seconds"] for r in runs]
-            print(f"{size:>5} {solver:>8} {len(runs):>5} {statistics.median(secs):>9.2f} "
-                  f"{min(secs):>7.2f} {max(secs):>7.2f} "
-                  f"{statistics.median(r['calls'] for r in runs):>6.0f} "
-                  f"{statistics.median(r['givens'] for r in runs):>6.0f} "
-                  f"{max(max(r['python_mb'], r['solver_mb']) for r in runs):>8.1f}",
-                  flush=True)
-            if any(not r["minimal"] for r in runs):
-                print(f"# warning: {sum(not r['minimal'] for r in runs)} run(s) not minimal "
-                      f"(time-outs: {sum(r['unknown'] for r in runs)})")
+    all_notes = []
+    try:
+        for size in sizes:
+            n = args.seeds_25 if size >= 25 and args.seeds_25 else args.seeds
+            for solver in solvers:
+                runs = []
+                for seed in range(1, n + 1):
+                    r = run_case(size, solver, seed, timeout)
+                    runs.append(r)
+                    if r["status"] == "ok":
+                        msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "
+                               f"py {r['python_mb']:.1f} MB, solver {r['solver_mb']:.1f} MB, "
+                               f"{r['process_wall']:.2f} s with start-up")
+                    else:
+                        msg = r["status"] + (f": {r['error']}" if "error" in r else "")
+                    print(f"[{size} {solver} seed {seed}] {msg}", file=sys.stderr, flush=True)
+                    if sink:
+                        sink.write(json.dumps(r) + "\n")
+                        sink.flush()
+                print(row(size, solver, runs, timeout), flush=True)
+                all_notes += notes(runs, timeout)
+    finally:
+        if sink:
+            sink.close()
+    for line in all_notes:
+        print(f"# {line}")
+    print(f"# load average {_load()} at end (1, 5, 15 min; "
+          "the benchmark itself accounts for about 1)")
 
 
 if __name__ == "__main__":

@@ -1,91 +1,225 @@
-"""Third-party plugins install as packages and load through the entry-point group,
-exactly like the built-in ones; broken ones are reported and never break the host."""
+"""Third-party plugins install as packages and load through the entry-point group
+``puzzle_engine``, exactly like the built-in ones; broken ones are reported and never
+break the host.
+
+Nothing here calls ``pm.register``: the two test distributions under tests/ are built
+into wheels, installed into a temporary directory, and the real ``puzzle-engine`` console
+script is run with that directory on ``PYTHONPATH``.
+"""
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 HERE = Path(__file__).resolve().parent
-CLI = str(Path(sys.executable).with_name("puzzle-engine"))
+CLI = Path(sys.executable).with_name("puzzle-engine")
+
+
+def _project(pkg):
+    return tomllib.loads((HERE / pkg / "pyproject.toml").read_text())["project"]
+
+
+LATIN = _project("plugin_pkg")
+BROKEN_PROJECT = _project("broken_pkg")
+
+#: entry-point name in tests/broken_pkg -> what its error must say
+BROKEN = {
+    "broken_import": "failed to load pe_broken_test.bad_import: ImportError: "
+                     "this plugin needs a library that is not installed",
+    "broken_register": "puzzle_register_types raised RuntimeError: cannot declare types today",
+    "broken_hookname": "unknown hook 'puzzle_registr_types'",
+    "broken_complexity": "puzzle_register_complexities raised RuntimeError: no complexity here",
+    "broken_target": "failed to load pe_broken_test.no_such_module: ModuleNotFoundError",
+}
+
+
+def _run(args, **kwargs):
+    proc = subprocess.run(args, capture_output=True, text=True, **kwargs)
+    assert proc.returncode == 0, f"{' '.join(map(str, args))}\n{proc.stdout}\n{proc.stderr}"
+    return proc
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """Wheels of the two test packages, installed into a temporary site directory."""
+    """Wheels of the two test distributions, built once and installed into a temporary
+    target directory (not the venv)."""
     tmp = tmp_path_factory.mktemp("plugins")
+    sources = []
     for pkg in ("plugin_pkg", "broken_pkg"):
-        src = tmp / "src" / pkg  # build from a copy: building leaves egg-info in the source
-        shutil.copytree(HERE / pkg, src, ignore=shutil.ignore_patterns("build", "*.egg-info"))
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                        "--no-build-isolation", "-w", str(tmp / "wheels"), str(src)],
-                       check=True, capture_output=True)
-    wheels = sorted(str(p) for p in (tmp / "wheels").glob("*.whl"))
-    assert len(wheels) == 2
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
-                    str(tmp / "site"), *wheels], check=True, capture_output=True)
+        src = tmp / "src" / pkg  # build from a copy: building leaves build/ and egg-info behind
+        shutil.copytree(HERE / pkg, src, ignore=shutil.ignore_patterns(
+            "build", "*.egg-info", "__pycache__"))
+        sources.append(str(src))
+    wheels_dir = tmp / "wheels"
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+          "-w", str(wheels_dir), *sources])
+    wheels = sorted(str(p) for p in wheels_dir.glob("*.whl"))
+    assert [Path(w).name.split("-")[0] for w in wheels] == [
+        "puzzle_engine_broken_test", "puzzle_engine_latin_test"]
+    _run([sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(tmp / "site"),
+          *wheels])
     return tmp / "site"
 
 
 def cli(site, *args, plugins=None):
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    env.pop("PUZZLE_ENGINE_PLUGINS", None)
+    """Run the console script with the plugins' site on PYTHONPATH, in an empty directory
+    (no puzzle-engine.toml), with a wide terminal so rich tables do not wrap."""
+    env = {**os.environ, "PYTHONPATH": str(site), "COLUMNS": "250"}
+    for var in ("PUZZLE_ENGINE_PLUGINS", "PUZZLE_ENGINE_SOLVER"):
+        env.pop(var, None)
     if plugins is not None:
         env["PUZZLE_ENGINE_PLUGINS"] = plugins
-    return subprocess.run([CLI, *args], capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run([str(CLI), *args], capture_output=True, text=True, env=env,
+                          cwd=site.parent, timeout=300)
 
 
-def is_latin(rows):
-    n = len(rows)
-    return all(sorted(r) == list(range(1, n + 1)) for r in rows) and \
-        all(sorted(c) == list(range(1, n + 1)) for c in zip(*rows))
+def table_row(stdout, first_cell):
+    """The cells of the table row whose first cell is ``first_cell``, or None."""
+    for line in stdout.splitlines():
+        cells = [c.strip() for c in line.strip().strip("│").split("│")]
+        if len(cells) > 1 and cells[0] == first_cell:
+            return cells
+    return None
 
 
-def test_installed_plugin_is_listed_and_used(site):
-    listed = cli(site, "plugins", plugins="sudoku,latin")
-    assert listed.returncode == 0, listed.stderr
-    assert "latin" in listed.stdout and "0.3.1" in listed.stdout
+def broken_lines(stdout):
+    return [ln for ln in stdout.splitlines() if ln.startswith("broken plugin '")]
+
+
+def is_latin(rows, n):
+    want = list(range(1, n + 1))
+    return (len(rows) == n and all(sorted(r) == want for r in rows)
+            and all(sorted(c) == want for c in zip(*rows)))
+
+
+@pytest.fixture(scope="module")
+def clean_sudoku(site):
+    """``gen sudoku --size 4 --seed 1`` with only the built-in plugin loaded."""
+    proc = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1", plugins="sudoku")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    return proc.stdout
+
+
+def test_the_console_script_is_the_venvs():
+    assert CLI.is_file() and os.access(CLI, os.X_OK), CLI
+
+
+def test_broken_entry_points_are_all_covered():
+    assert set(BROKEN_PROJECT["entry-points"]["puzzle_engine"]) == set(BROKEN)
+    assert LATIN["entry-points"]["puzzle_engine"] == {"latin": "pe_latin_test"}
+
+
+def test_plugins_lists_the_installed_plugin_and_its_version(site):
+    result = cli(site, "plugins", plugins="sudoku,latin")
+    assert result.returncode == 0, result.stderr
+    plugin = table_row(result.stdout, "latin")
+    assert plugin is not None, result.stdout
+    assert plugin[1] == LATIN["version"]  # the distribution's version, from its metadata
+    assert plugin[2] == "latin"
+    assert "puzzle_register_types" in plugin[3] and "puzzle_parse" in plugin[3]
+    ptype = [row for row in (table_row(ln, "latin") for ln in result.stdout.splitlines()) if row]
+    assert ptype[1][1] == "latin" and ptype[1][2] == "--size (default 4)"
+    assert table_row(result.stdout, "sudoku") is not None
+    assert broken_lines(result.stdout) == []
+
+
+def test_gen_solve_and_check_through_the_installed_plugin(site):
     gen = cli(site, "gen", "latin", "--size", "5", "--seed", "3", "--format", "json",
               plugins="sudoku,latin")
     assert gen.returncode == 0, gen.stderr
-    record = json.loads(gen.stdout)
-    assert record["type"] == "latin" and record["plugin"] == "latin"
-    assert record["plugin_version"] == "0.3.1"
-    assert is_latin(record["solution"])
-    assert any(v == 0 for row in record["grid"] for v in row)
-    assert all(g in (0, s) for gr, sr in zip(record["grid"], record["solution"])
-               for g, s in zip(gr, sr))
-    line = "".join(str(v) if v else "." for row in record["grid"] for v in row)
-    check = cli(site, "check", "latin", line, "--solver", "chuffed", plugins="latin")
-    assert check.returncode == 0 and check.stdout.strip() == "1 solution (unique)"
+    assert gen.stderr == ""
+    lines = gen.stdout.splitlines()
+    assert len(lines) == 1, gen.stdout
+    record = json.loads(lines[0])
+    assert record["type"] == "latin" and record["params"] == {"size": 5}
+    assert record["plugin"] == "latin" and record["plugin_version"] == LATIN["version"]
+    grid, solution = record["grid"], record["solution"]
+    assert is_latin(solution, 5), solution
+    assert len(grid) == 5 and all(len(row) == 5 for row in grid)
+    assert all(g in (0, s) for gr, sr in zip(grid, solution) for g, s in zip(gr, sr))
+    empties = sum(v == 0 for row in grid for v in row)
+    assert empties >= 1 and empties == record["empty"] == 25 - record["givens"]
+    assert record["minimal"] is True
+
+    line = "".join(str(v) if v else "." for row in grid for v in row)
+    for solver in ("gecode", "chuffed"):
+        check = cli(site, "check", "latin", line, "--solver", solver, plugins="latin")
+        assert check.returncode == 0, check.stderr
+        assert check.stdout.strip() == "1 solution (unique)"
+    solved = cli(site, "solve", "latin", line, "--format", "line", plugins="latin")
+    assert solved.returncode == 0, solved.stderr
+    assert solved.stdout.strip() == "".join(str(v) for row in solution for v in row)
 
 
-def test_env_var_narrows_the_plugins(site):
-    result = cli(site, "gen", "latin", "--seed", "1", plugins="sudoku")
+def test_the_plugin_reports_bad_input_in_one_line(site):
+    for text, says in (("123.", "wrong length"), ("12x." * 4, "bad symbol 'x' at row 1, column 3"),
+                       ("11.." + "." * 12, "conflicting givens: 1 appears twice in row 1")):
+        result = cli(site, "check", "latin", text, plugins="latin")
+        assert result.returncode == 2, result.stdout
+        err = result.stderr.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("puzzle-engine: error: ") and says in err[0], err
+
+
+def test_env_var_leaves_the_plugin_out(site):
+    listed = cli(site, "plugins", plugins="sudoku")
+    assert listed.returncode == 0, listed.stderr
+    assert table_row(listed.stdout, "latin") is None
+    assert table_row(listed.stdout, "sudoku") is not None
+
+    result = cli(site, "gen", "latin", "--size", "5", "--seed", "3", plugins="sudoku")
     assert result.returncode == 2
+    assert result.stdout == ""
     assert result.stderr.strip().splitlines() == [
         "puzzle-engine: error: unknown puzzle 'latin' (loaded puzzle types: sudoku; "
         "see 'puzzle-engine plugins')"]
+
     none = cli(site, "plugins", plugins="")
-    assert none.returncode == 0 and "sudoku" not in none.stdout
+    assert none.returncode == 0
+    assert table_row(none.stdout, "sudoku") is None and table_row(none.stdout, "latin") is None
 
 
-def test_broken_plugins_are_reported_and_skipped(site):
-    result = cli(site, "plugins")
-    assert result.returncode == 0, result.stderr
-    out = " ".join(result.stdout.split())
-    for name in ("broken_import", "broken_register", "broken_hookname", "broken_target",
-                 "broken_complexity"):
-        assert name in out
-    assert "needs a library that is not installed" in out
-    assert "cannot declare types today" in out
-    assert "puzzle_registr_types" in out
-    assert "puzzle_register_complexities raised RuntimeError: no complexity here" in out
-    assert "latin" in out and "sudoku" in out  # the good ones still load
-    gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1", "--format", "line")
-    assert gen.returncode == 0 and len(gen.stdout.strip()) == 16
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_one_broken_plugin_never_breaks_the_host(site, clean_sudoku, name):
+    listed = cli(site, "plugins", plugins=f"sudoku,{name}")
+    assert listed.returncode == 0, listed.stderr
+    lines = broken_lines(listed.stdout)
+    assert len(lines) == 1 and lines[0].startswith(f"broken plugin '{name}' (skipped): "), lines
+    assert BROKEN[name] in lines[0]
+    assert table_row(listed.stdout, name) is None  # dropped, not half-loaded
+    assert table_row(listed.stdout, "sudoku") is not None
+
+    gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1", plugins=f"sudoku,{name}")
+    assert gen.returncode == 0, gen.stderr
+    assert gen.stdout == clean_sudoku  # the same puzzle as without the broken plugin
     warnings = gen.stderr.strip().splitlines()
-    assert len(warnings) == 5 and all("warning: plugin 'broken_" in w for w in warnings)
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"puzzle-engine: warning: plugin '{name}' is broken and was skipped: ")
+    assert BROKEN[name] in warnings[0]
+
+
+def test_all_broken_plugins_at_once_never_break_the_host(site, clean_sudoku):
+    listed = cli(site, "plugins")  # no PUZZLE_ENGINE_PLUGINS: every installed entry point
+    assert listed.returncode == 0, listed.stderr
+    lines = broken_lines(listed.stdout)
+    assert len(lines) == len(BROKEN)
+    for name, says in BROKEN.items():
+        assert any(ln.startswith(f"broken plugin '{name}' (skipped): ") and says in ln
+                   for ln in lines), name
+    assert table_row(listed.stdout, "latin")[1] == LATIN["version"]  # the good ones still load
+    assert table_row(listed.stdout, "sudoku") is not None
+
+    gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1")
+    assert gen.returncode == 0, gen.stderr
+    assert gen.stdout == clean_sudoku
+    warnings = gen.stderr.strip().splitlines()
+    assert len(warnings) == len(BROKEN)
+    assert all(w.startswith("puzzle-engine: warning: plugin 'broken_") for w in warnings)
+
+    latin = cli(site, "gen", "latin", "--seed", "2", "--format", "line")
+    assert latin.returncode == 0, latin.stderr
+    assert len(latin.stdout.strip()) == 16  # --size defaults to 4
