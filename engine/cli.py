@@ -366,7 +366,9 @@ def plugins():
         for col in ("type", "plugin", "options", "description"):
             types.add_column(col)
         for t in sorted(host.types.values(), key=lambda t: t.name):
-            opts = ", ".join(f"--{p.name}" + (f" (default {p.default})" if p.default is not None else "")
+            opts = ", ".join(f"--{p.name.replace('_', '-')}"
+                             + (f" (default {p.default})"
+                                if p.default is not None and p.type is not bool else "")
                              for p in t.params)
             types.add_row(t.name, t.plugin, opts, t.description)
         out_console.print(types)

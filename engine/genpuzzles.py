@@ -179,6 +179,21 @@ class Engine:
             return None
         return boards[0]
 
+    def features(self, ptype: PuzzleType, params, board: Board) -> dict[str, float]:
+        """The plugin's feature vector of a puzzle with a unique solution."""
+        result, boards = self.solve(ptype, params, board, nr_solutions=2)
+        if result.status == "unknown":
+            raise SolverError(f"solver timed out solving the '{ptype.name}' puzzle")
+        if len(boards) != 1:
+            raise PuzzleInputError(f"the puzzle has {'no solution' if not boards else '2 or more solutions'}; "
+                                   "features need a unique solution")
+        checker = self.checker(ptype, params, boards[0])
+        try:
+            return self.call("puzzle_features", puzzle_type=ptype, params=params, board=board,
+                             solution=boards[0], checker=checker)
+        finally:
+            checker.close()
+
     def checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
         data = dict(self.data(ptype, params, tuple([0] * len(full))))
         data[DIFFERS_NAME] = list(full)
@@ -213,7 +228,8 @@ class Engine:
                     break
                 candidates = frozenset(i for i in range(n) if i not in tested)
                 index = self.call("puzzle_choose_square", puzzle_type=ptype, params=params,
-                                  board=tuple(board), candidates=candidates, rng=rng)
+                                  board=tuple(board), candidates=candidates, rng=rng,
+                                  solution=full)
                 if index not in candidates:
                     raise PluginError(f"puzzle_choose_square for '{ptype.name}' returned {index!r}, "
                                       "not one of the candidates")

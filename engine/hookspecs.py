@@ -39,12 +39,14 @@ def puzzle_random_solution(puzzle_type, params, rng, solve, transform):
 
 
 @hookspec(firstresult=True)
-def puzzle_choose_square(puzzle_type, params, board, candidates, rng):
+def puzzle_choose_square(puzzle_type, params, board, candidates, rng, solution):
     """ChooseSquare: return the index of the square to try emptying next.
 
     :param board: the current puzzle (0 = empty).
     :param candidates: the indices not yet tried, all non-empty, never empty itself.
     :param rng: a ``random.Random``.
+    :param solution: the full board the puzzle is emptied from (a rule may depend on it,
+        e.g. Fillomino's "every region keeps a given").
 
     Must return one of ``candidates``. The host's default picks uniformly at random.
     """
@@ -77,10 +79,17 @@ def puzzle_transformations(puzzle_type, params):
 
 
 @hookspec(firstresult=True)
-def puzzle_features(puzzle_type, params, board):
+def puzzle_features(puzzle_type, params, board, solution, checker):
     """Return a feature vector for grading, as an ordered ``dict[str, float]``.
 
-    The host's default gives the number of squares, givens and empties.
+    :param solution: the puzzle's solution (the engine solves the puzzle first), or
+        ``None`` when the caller has none.
+    :param checker: counts solutions other than ``solution`` (see
+        ``puzzle_is_remove_valid``), for features that need the solver, such as whether a
+        given could still be removed; ``None`` when the caller has no solution.
+
+    ``Engine.features(puzzle_type, params, board)`` supplies both. The host's default gives
+    the number of squares, givens and empties.
     """
 
 
