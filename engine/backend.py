@@ -110,12 +110,15 @@ _STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all"
 class Backend:
     """One solver, with an optional time limit per call (seconds)."""
 
-    def __init__(self, solver: str = "gecode", time_limit: float | None = None):
+    def __init__(self, solver: str = "gecode", time_limit: float | None = None,
+                 free_search: bool = False):
         self.info = find_solver(solver)
         if not self.info.executable or "-n" not in self.info.std_flags:
             raise SolverError(f"solver '{solver}' ({self.info.id}) cannot run puzzle models "
                               "(it needs a FlatZinc executable that supports -n)")
         self.time_limit = time_limit
+        # Free search (-f), where the solver supports it; ignored where it does not.
+        self.free_search = bool(free_search) and "-f" in self.info.std_flags
         self.calls = 0
 
     @property
@@ -148,7 +151,8 @@ class Backend:
             for key, value in data.items():
                 instance[key] = value
             limit = timedelta(seconds=self.time_limit) if self.time_limit else None
-            result = instance.solve(nr_solutions=nr_solutions, time_limit=limit)
+            result = instance.solve(nr_solutions=nr_solutions, time_limit=limit,
+                                    free_search=self.free_search)
         except MiniZincError as exc:
             raise ModelError(_model_error(ptype, exc)) from None
         status = _STATUS.get(result.status.name, "unknown")
@@ -220,7 +224,8 @@ class CompiledModel:
         backend = self.backend
         backend.calls += 1
         try:
-            proc = subprocess.run([backend.info.executable, "-n", str(limit), str(self._path)],
+            flags = ["-f"] if backend.free_search else []
+            proc = subprocess.run([backend.info.executable, *flags, "-n", str(limit), str(self._path)],
                                   capture_output=True, text=True, timeout=backend.time_limit)
         except subprocess.TimeoutExpired:
             return 0, False

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__
-from .backend import Backend, installed_solvers
+from .backend import Backend, find_solver, installed_solvers
 from .config import resolve
 from .errors import PuzzleEngineError, PuzzleInputError
 from .genpuzzles import Engine, GenOptions, rows_of
@@ -95,8 +95,13 @@ def _plugin_params(ptype: PuzzleType, args: list[str]) -> dict[str, Any]:
 def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
             time_limit: float | None) -> Engine:
     settings = resolve(puzzle=ptype.name if ptype else None, plugin=ptype.plugin if ptype else None,
-                       cli_solver=solver, cli_time_limit=time_limit, config_path=config)
-    return Engine(host, Backend(settings.solver, settings.time_limit))
+                       cli_solver=solver, cli_time_limit=time_limit, config_path=config,
+                       type_solver=ptype.solver if ptype else None)
+    info = find_solver(settings.solver)
+    free = settings.free_search
+    if free is None:
+        free = ptype is not None and ptype.wants_free_search(info.id, info.tags)
+    return Engine(host, Backend(settings.solver, settings.time_limit, free_search=free))
 
 
 def _check_format(fmt: str) -> None:
@@ -382,8 +387,9 @@ def solvers(solver: SolverOpt = None, config: ConfigOpt = None,
                               "effect for this puzzle type (per-plugin config).")] = None):
     """List the solvers MiniZinc reports; * marks the one in effect."""
     with _errors():
-        settings = resolve(puzzle=puzzle, cli_solver=solver, config_path=config)
-        from .backend import find_solver
+        ptype = _host().get_type(puzzle) if puzzle else None
+        settings = resolve(puzzle=puzzle, plugin=ptype.plugin if ptype else None, cli_solver=solver,
+                           config_path=config, type_solver=ptype.solver if ptype else None)
         current = None
         with contextlib.suppress(PuzzleEngineError):
             current = find_solver(settings.solver).id

@@ -13,6 +13,10 @@ order without the environment variable.
     [plugins.NAME]         # a puzzle type, or the plugin that provides it
     id = "chuffed"
     time_limit = 20
+    free_search = true     # let the solver leave the model's search annotation (-f)
+
+Between the config file and the default sits the puzzle type's own preference
+(``PuzzleType.solver``, ``PuzzleType.free_search``).
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ DEFAULT_SOLVER = "gecode"
 DEFAULT_TIME_LIMIT = 60.0
 ENV_SOLVER = "PUZZLE_ENGINE_SOLVER"
 CONFIG_NAME = "puzzle-engine.toml"
-_SECTION_KEYS = {"id", "time_limit"}
+_SECTION_KEYS = {"id", "time_limit", "free_search"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,8 @@ class Settings:
     solver_from: str  # "command line", "environment", "<file> [section]", "default"
     time_limit: float | None
     time_limit_from: str
+    free_search: bool | None = None  # None: as the puzzle type asks
+    free_search_from: str = "puzzle type"
 
 
 def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
@@ -71,17 +77,22 @@ def _validate(data: dict[str, Any], name: str) -> None:
             raise ConfigError(f"{name}: [{label}] must be a table")
         for key, value in section.items():
             if key not in _SECTION_KEYS:
-                raise ConfigError(f"{name}: unknown field {label}.{key} (expected id or time_limit)")
+                raise ConfigError(f"{name}: unknown field {label}.{key} "
+                                  "(expected id, time_limit or free_search)")
             if key == "id" and not (isinstance(value, str) and value):
                 raise ConfigError(f"{name}: {label}.id must be a non-empty string")
+            if key == "free_search" and not isinstance(value, bool):
+                raise ConfigError(f"{name}: {label}.free_search must be true or false")
             if key == "time_limit" and (isinstance(value, bool) or not isinstance(value, (int, float))
                                         or value <= 0):
                 raise ConfigError(f"{name}: {label}.time_limit must be a positive number of seconds")
 
 
 def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver: str | None = None,
-            cli_time_limit: float | None = None, config_path: Path | None = None) -> Settings:
-    """The settings in effect for one puzzle type (or none, for commands like ``solvers``)."""
+            cli_time_limit: float | None = None, config_path: Path | None = None,
+            type_solver: str | None = None) -> Settings:
+    """The settings in effect for one puzzle type (or none, for commands like ``solvers``).
+    ``type_solver`` is the puzzle type's preferred solver, below the config file."""
     data, name = load_config(config_path)
     layers = []  # highest precedence first
     plugins = data.get("plugins", {})
@@ -98,6 +109,8 @@ def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver:
         solver, solver_from = os.environ[ENV_SOLVER], f"environment ({ENV_SOLVER})"
     else:
         solver, solver_from = DEFAULT_SOLVER, "default"
+        if type_solver:
+            solver, solver_from = type_solver, f"puzzle type '{puzzle}'"
         for label, section in layers:
             if "id" in section:
                 solver, solver_from = section["id"], label
@@ -113,4 +126,9 @@ def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver:
             if "time_limit" in section:
                 limit, limit_from = float(section["time_limit"]), label
                 break
-    return Settings(solver, solver_from, limit, limit_from)
+    free, free_from = None, "puzzle type"
+    for label, section in layers:
+        if "free_search" in section:
+            free, free_from = bool(section["free_search"]), label
+            break
+    return Settings(solver, solver_from, limit, limit_from, free, free_from)

@@ -6,6 +6,7 @@ transformations (``puzzle_transformations``) and the complexity function
 """
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Hashable
@@ -91,16 +92,27 @@ class GenResult:
 
 
 class Checker:
-    """isRemoveValid's solver: counts solutions other than the full board, compiled once."""
+    """isRemoveValid's solver: counts solutions other than the full board.
 
-    def __init__(self, compiled: CompiledModel):
-        self._compiled = compiled
+    The model is flattened once per distinct checker data (``puzzle_checker_data``; by
+    default once per puzzle) and each check only fixes the board's givens.
+    """
+
+    def __init__(self, compile: Callable[[Board], tuple[str, Callable[[], CompiledModel]]]):
+        self._compile = compile
+        self._compiled: dict[str, CompiledModel] = {}
         self.unknown = 0
+
+    def _model(self, board: Board) -> CompiledModel:
+        key, make = self._compile(board)
+        if key not in self._compiled:
+            self._compiled[key] = make()
+        return self._compiled[key]
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         """Solutions of ``board`` that differ from the full board, up to ``limit``, and
         whether that count is definite (False after a time-out)."""
-        return self._compiled.count(board, limit)
+        return self._model(board).count(board, limit)
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         """True when ``board`` has at most ``k`` solutions; False when it has more or when
@@ -112,7 +124,9 @@ class Checker:
         return found < k
 
     def close(self) -> None:
-        self._compiled.close()
+        for compiled in self._compiled.values():
+            compiled.close()
+        self._compiled.clear()
 
 
 class Engine:
@@ -152,7 +166,8 @@ class Engine:
         return apply
 
     def data(self, ptype: PuzzleType, params, board: Board) -> dict[str, Any]:
-        data = self.call("puzzle_to_data", puzzle_type=ptype, params=params, board=board)
+        data = self.call("puzzle_to_data", puzzle_type=ptype, params=params, board=board,
+                         solver=self.backend.info)
         if data is None:
             raise PluginError(f"no plugin converts puzzle '{ptype.name}' to MiniZinc data")
         return data
@@ -195,9 +210,16 @@ class Engine:
             checker.close()
 
     def checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
-        data = dict(self.data(ptype, params, tuple([0] * len(full))))
-        data[DIFFERS_NAME] = list(full)
-        return Checker(self.backend.compile(ptype, data, [differs_from(ptype.decision)]))
+        empty = tuple([0] * len(full))
+
+        def compile(board: Board) -> tuple[str, Callable[[], CompiledModel]]:
+            data = self.call("puzzle_checker_data", puzzle_type=ptype, params=params, board=board,
+                             solver=self.backend.info)
+            data = dict(self.data(ptype, params, empty) if data is None else data)
+            data[DIFFERS_NAME] = list(full)
+            return (json.dumps(data, sort_keys=True),
+                    lambda: self.backend.compile(ptype, data, [differs_from(ptype.decision)]))
+        return Checker(compile)
 
     # -- GenPuzzles ---------------------------------------------------------------------
     def generate(self, ptype: PuzzleType, params, seed: int, options: GenOptions = GenOptions()
@@ -255,7 +277,7 @@ class Engine:
                         seconds=time.perf_counter() - start,
                         minimal=len(tested) == n and checker.unknown == 0,
                         unknown=checker.unknown, level=complexity.level(ptype, params, grid),
-                        options=options.to_json())
+                        options={**options.to_json(), "free_search": self.backend.free_search})
         variants = []
         vrng = random.Random(f"{seed}/variants")
         for k in range(1, options.variants + 1):

@@ -94,11 +94,33 @@ def puzzle_features(puzzle_type, params, board, solution, checker):
 
 
 @hookspec(firstresult=True)
-def puzzle_to_data(puzzle_type, params, board):
+def puzzle_to_data(puzzle_type, params, board, solver):
     """Return the MiniZinc data (a ``dict`` of parameter name to value) for ``board``.
+
+    :param solver: the ``SolverInfo`` (``id``, ``name``, ``version``, ``tags``) the data is
+        for, so that a model can switch formulations by solver (e.g. implied constraints
+        only for solvers without learning, tag ``lcg``). Most plugins ignore it.
 
     The host may call it with an all-empty board and fix the givens itself, so the
     model must treat a given of 0 as "empty" and constrain nothing for it.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_checker_data(puzzle_type, params, board, solver):
+    """Return the MiniZinc data from which to compile the checker for ``board``, or ``None``.
+
+    The checker (isRemoveValid's solver) flattens the model once and then fixes each
+    board's givens in the compiled FlatZinc, so the data returned here must hold *no*
+    givens. Boards whose checker data are equal share one compiled model; return data that
+    changes rarely. Use it for data that depends on the board, such as a bound on the
+    values that every solution of ``board`` respects, which makes the model smaller. The
+    bound must be sound: the compiled model must have exactly the solutions that
+    ``puzzle_to_data(board)`` gives.
+
+    :param solver: as in ``puzzle_to_data``.
+
+    The host's default (``None``) compiles ``puzzle_to_data`` of an all-empty board once.
     """
 
 

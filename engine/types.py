@@ -36,6 +36,11 @@ class PuzzleType:
     :param check_params: takes the raw parameter dict (defaults filled in, ``None`` where
         absent) and returns the canonical dict, or raises ``PuzzleInputError``.
     :param shape: canonical params -> ``(rows, cols)`` of the board, for display and JSON.
+    :param solver: the solver (MiniZinc id or tag) the type runs best on. It is used when
+        neither the command line, the environment nor the config file names one.
+    :param free_search: solvers (ids or tags) that should run this type's model with free
+        search (``-f``: the solver may leave the model's search annotation, e.g. Chuffed's
+        activity-based search), unless the config file says otherwise.
     """
 
     name: str
@@ -45,9 +50,17 @@ class PuzzleType:
     params: tuple[Param, ...] = ()
     check_params: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     description: str = ""
+    solver: str | None = None
+    free_search: tuple[str, ...] = ()
     # Filled in by the host when the type is registered:
     plugin: str = field(default="", compare=False)
     plugin_version: str = field(default="", compare=False)
+
+    def wants_free_search(self, solver_id: str, tags: tuple[str, ...] = ()) -> bool:
+        """Whether the type asks for free search on this solver (by id, its last dotted
+        part, or a tag)."""
+        names = {solver_id, solver_id.rsplit(".", 1)[-1], *tags}
+        return any(name in names for name in self.free_search)
 
     def model_sources(self) -> list[tuple[str, str]]:
         """Each model part as ``(label, code)``: a file's name and text, or ``("<inline>", code)``."""

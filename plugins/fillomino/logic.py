@@ -186,6 +186,48 @@ def is_valid_solution(board: Sequence[int], rows: int, cols: int) -> bool:
     return all(v >= 1 and counts[ids[c]] == v for c, v in enumerate(board))
 
 
+# -- a sound bound on the values of every solution ---------------------------------------
+def value_bound(board: Sequence[int], rows: int, cols: int) -> int:
+    """The largest value any solution of ``board``'s givens can hold, bounded from above.
+
+    A region either holds a given, and then its size is that given, or holds none: then it
+    is a connected set of empty cells (at most the largest component of empty cells) and
+    is disjoint from the regions of any givens known to lie in different regions. Givens
+    of different values lie in different regions, and so do two givens of value v that are
+    v or more steps apart (a region of v cells spans at most v - 1 steps). Greedily picking
+    such givens, the regions without a given hold at most ``cells - sum of their values``.
+    The bound is sound for the plain rules, whatever the region sizes, so the model with
+    ``maxv`` set to it has exactly the solutions of the unbounded puzzle.
+    """
+    n = rows * cols
+    givens = [(c // cols, c % cols, v) for c, v in enumerate(board) if v]
+    apart: list[tuple[int, int, int]] = []
+    for g in sorted(givens, key=lambda g: (-g[2], g[0], g[1])):
+        if all(h[2] != g[2] or abs(g[0] - h[0]) + abs(g[1] - h[1]) >= g[2] for h in apart):
+            apart.append(g)
+    free = min(n - sum(g[2] for g in apart), _largest_empty_component(board, rows, cols))
+    return max([1, free] + [g[2] for g in givens])
+
+
+def _largest_empty_component(board: Sequence[int], rows: int, cols: int) -> int:
+    seen = [False] * len(board)
+    best = 0
+    for start, v in enumerate(board):
+        if v or seen[start]:
+            continue
+        seen[start] = True
+        stack, size = [start], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for d in neighbours(c, rows, cols):
+                if not board[d] and not seen[d]:
+                    seen[d] = True
+                    stack.append(d)
+        best = max(best, size)
+    return best
+
+
 # -- GetRandomPuzzle, the pure-Python route -----------------------------------------------
 def random_partition(rows: int, cols: int, sizes: Sequence[int], rng: random.Random,
                      max_rounds: int = 10_000) -> Board:
