@@ -1,20 +1,26 @@
-"""Cost of generating minimal unique Sudoku puzzles: seconds, solver calls, givens, memory.
+"""Cost of generating minimal unique puzzles: seconds, solver calls, givens, memory.
 
     .venv/bin/python benchmarks/bench_generate.py --sizes 9,16 --solvers gecode,chuffed --seeds 5
     .venv/bin/python benchmarks/bench_generate.py --sizes 25 --seeds 2 --timeout 900
+    .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 5,9,12,16 --solvers chuffed
+    .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 9 --solvers chuffed \
+        --target-empty 10,20,30,40,50,81
 
-For every size, solver and seed (seeds 1..N) it generates one Sudoku through the whole
-pipeline (Engine.generate: the random full board, compiling the check model once, one
-uniqueness check per square) down to a minimal unique puzzle, with no time limit per solver
-call. Each (size, solver, seed) case runs in a fresh Python subprocess (``--one``), so that
+For every size (an n x n board), solver and seed (seeds 1..N) it generates one puzzle of
+the type --puzzle (default sudoku) through the whole pipeline (Engine.generate: the random
+full board, compiling the check model, one uniqueness check per square) down to a minimal
+unique puzzle, or until --target-empty squares are empty, with no time limit per solver
+call. The solver runs with free search where the puzzle type asks for it, as on the
+command line. Each (size, solver, seed) case runs in a fresh Python subprocess (``--one``), so that
 its memory figures are its own; the subprocess prints one JSON object. A case that runs
 longer than --timeout seconds is killed (with its solver) and reported as a time-out.
 
 Table (one row per size and solver; see benchmarks/README.md):
+  target         the --target-empty of the row ("-": none, run to a minimal puzzle)
   seeds          puzzles finished (``2/3`` when some seeds timed out or failed)
   median/min/max s   Puzzle.seconds: wall time of Engine.generate for one puzzle
   calls          solver runs per puzzle (median): one full solve + one check per square
-  givens         givens of the finished puzzle (median)
+  givens         givens of the finished puzzle (median); empty = cells - givens
   py MB          peak resident set of the Python process: getrusage(RUSAGE_SELF).ru_maxrss
   solver MB      peak resident set of its largest child (minizinc, fzn-gecode, fzn-chuffed):
                  getrusage(RUSAGE_CHILDREN).ru_maxrss. Linux carries the parent's size into
@@ -43,22 +49,25 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # -- one case, in its own process ----------------------------------------------------------
-def one(size: int, solver: str, seed: int) -> dict:
+def one(puzzle: str, size: int, solver: str, seed: int, target: int | None) -> dict:
     """Generate one puzzle; return its figures and this process's resource usage."""
-    from puzzle_engine.backend import Backend
+    from puzzle_engine.backend import Backend, find_solver
     from puzzle_engine.genpuzzles import Engine, GenOptions
     from puzzle_engine.plugins import get_host
 
     host = get_host()
-    engine = Engine(host, Backend(solver, time_limit=None))
-    ptype = host.get_type("sudoku")
+    ptype = host.get_type(puzzle)
+    info = find_solver(solver)
+    engine = Engine(host, Backend(solver, time_limit=None,
+                                  free_search=ptype.wants_free_search(info.id, info.tags)))
     params = engine.check_params(ptype, {"size": size})
     start = time.perf_counter()
-    p = engine.generate(ptype, params, seed=seed, options=GenOptions()).puzzle
+    p = engine.generate(ptype, params, seed=seed, options=GenOptions(target_empty=target)).puzzle
     wall = time.perf_counter() - start
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"size": size, "box": params["box"], "solver": solver, "seed": seed,
+    return {"puzzle": puzzle, "size": size, "target": target, "params": params,
+            "solver": solver, "free_search": engine.backend.free_search, "seed": seed,
             "status": "ok",
             "seconds": p.seconds,             # Puzzle.seconds, measured inside generate
             "generate_wall": wall,            # the same, measured around the call
@@ -71,13 +80,14 @@ def one(size: int, solver: str, seed: int) -> dict:
             "solver_version": p.solver_version}
 
 
-def run_case(size: int, solver: str, seed: int, timeout: float | None) -> dict:
+def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None,
+             timeout: float | None) -> dict:
     """Run one case in a fresh subprocess (its own process group, so that a time-out
     kills the solver too)."""
-    case = {"size": size, "solver": solver, "seed": seed}
+    case = {"puzzle": puzzle, "size": size, "target": target, "solver": solver, "seed": seed}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--one",
-                             f"{size},{solver},{seed}"],
+                             f"{puzzle},{size},{solver},{seed},{target or 0}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -155,7 +165,7 @@ def _read(path: str) -> str:
 
 
 # -- the table -----------------------------------------------------------------------------
-COLUMNS = (("size", 5), ("solver", 8), ("seeds", 5), ("median s", 9), ("min s", 8),
+COLUMNS = (("size", 5), ("solver", 8), ("target", 6), ("seeds", 5), ("median s", 9), ("min s", 8),
            ("max s", 8), ("calls", 6), ("givens", 6), ("py MB", 6), ("solver MB", 9))
 
 
@@ -163,7 +173,7 @@ def _num(x: float) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
 
 
-def row(size: int, solver: str, runs: list[dict], timeout: float | None) -> str:
+def row(size: int, solver: str, target: int | None, runs: list[dict], timeout: float | None) -> str:
     ok = [r for r in runs if r["status"] == "ok"]
     seeds = f"{len(ok)}" if len(ok) == len(runs) else f"{len(ok)}/{len(runs)}"
     if ok:
@@ -176,19 +186,19 @@ def row(size: int, solver: str, runs: list[dict], timeout: float | None) -> str:
     else:
         cells = [f">{timeout:g}" if timeout and runs and runs[0]["status"] == "timeout"
                  else "-"] + ["-"] * 6
-    values = [str(size), solver, seeds, *cells]
+    values = [str(size), solver, str(target or "-"), seeds, *cells]
     return " ".join(f"{v:>{w}}" for v, (_, w) in zip(values, COLUMNS))
 
 
 def notes(runs: list[dict], timeout: float | None) -> list[str]:
     out = []
     for r in runs:
-        where = f"{r['size']}x{r['size']} {r['solver']} seed {r['seed']}"
+        where = f"{r['puzzle']} {r['size']}x{r['size']} {r['solver']} seed {r['seed']}"
         if r["status"] == "timeout":
             out.append(f"{where}: timed out after {timeout:g} s (killed, not in the figures)")
         elif r["status"] == "failed":
             out.append(f"{where}: failed: {r['error'][:200]}")
-        elif not r["minimal"]:
+        elif not r["minimal"] and not r["target"]:
             out.append(f"{where}: not minimal ({r['unknown']} checks timed out)")
     return out
 
@@ -196,7 +206,11 @@ def notes(runs: list[dict], timeout: float | None) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--puzzle", default="sudoku", help="puzzle type (default sudoku)")
     ap.add_argument("--sizes", default="9,16", help="board sides, comma-separated (default 9,16)")
+    ap.add_argument("--target-empty", default="", metavar="N,N...",
+                    help="stop each puzzle once N squares are empty; one row per N "
+                         "(default: run to a minimal puzzle)")
     ap.add_argument("--solvers", default="gecode,chuffed",
                     help="MiniZinc solvers, comma-separated (default gecode,chuffed)")
     ap.add_argument("--seeds", type=int, default=5, help="seeds 1..N per size and solver (default 5)")
@@ -205,19 +219,21 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=900,
                     help="kill a case after this many seconds; 0 = never (default 900)")
     ap.add_argument("--json", metavar="FILE", help="also write every case as JSON Lines to FILE")
-    ap.add_argument("--one", metavar="SIZE,SOLVER,SEED", help=argparse.SUPPRESS)  # internal
+    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.one:
-        size, solver, seed = args.one.split(",")
-        print(json.dumps(one(int(size), solver, int(seed))))
+        puzzle, size, solver, seed, target = args.one.split(",")
+        print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None)))
         return
 
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     timeout = args.timeout or None
+    targets = [int(t) for t in args.target_empty.split(",") if t.strip()] or [None]
     for line in environment(solvers):
         print(f"# {line}")
+    print(f"# puzzle: {args.puzzle}")
     print("# seconds: Puzzle.seconds, the whole of Engine.generate per puzzle (no solver time "
           "limit); calls, givens: medians over seeds")
     print("# py MB: peak RSS of the Python process (RUSAGE_SELF ru_maxrss); solver MB: peak RSS "
@@ -232,10 +248,10 @@ def main() -> None:
     try:
         for size in sizes:
             n = args.seeds_25 if size >= 25 and args.seeds_25 else args.seeds
-            for solver in solvers:
+            for solver, target in ((s, t) for s in solvers for t in targets):
                 runs = []
                 for seed in range(1, n + 1):
-                    r = run_case(size, solver, seed, timeout)
+                    r = run_case(args.puzzle, size, solver, seed, target, timeout)
                     runs.append(r)
                     if r["status"] == "ok":
                         msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "
@@ -243,11 +259,12 @@ def main() -> None:
                                f"{r['process_wall']:.2f} s with start-up")
                     else:
                         msg = r["status"] + (f": {r['error']}" if "error" in r else "")
-                    print(f"[{size} {solver} seed {seed}] {msg}", file=sys.stderr, flush=True)
+                    print(f"[{args.puzzle} {size} {solver} target {target or '-'} seed {seed}] {msg}",
+                          file=sys.stderr, flush=True)
                     if sink:
                         sink.write(json.dumps(r) + "\n")
                         sink.flush()
-                print(row(size, solver, runs, timeout), flush=True)
+                print(row(size, solver, target, runs, timeout), flush=True)
                 all_notes += notes(runs, timeout)
     finally:
         if sink:

@@ -182,3 +182,43 @@ def test_help_on_every_command():
     for command in ("gen", "solve", "check", "plugins", "solvers"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Usage" in result.stdout
+
+
+def test_fillomino_gen_solve_check_and_options():
+    """gen writes the record with the solver the type prefers (Chuffed, free search);
+    solve and check read every format back."""
+    rec = json.loads(run("gen", "fillomino", "--rows", "4", "--cols", "5", "--seed", "3",
+                         "--format", "json").stdout.splitlines()[0])
+    assert rec["type"] == "fillomino" and rec["params"]["rows"] == 4 and rec["params"]["cols"] == 5
+    assert rec["solver"] == "org.chuffed.chuffed" and rec["options"]["free_search"] is True
+    grid = "/".join(" ".join(str(v) if v else "." for v in row) for row in rec["grid"])
+    line = run("gen", "fillomino", "--rows", "4", "--cols", "5", "--seed", "3", "--format", "line")
+    assert line.stdout.strip() == grid
+    text = run("gen", "fillomino", "--rows", "4", "--cols", "5", "--seed", "3").stdout
+    assert len(text.strip().splitlines()) == 4
+    solution = "\n".join(" ".join(str(v) for v in row) for row in rec["solution"])
+    for source in (grid, text, json.dumps(rec)):
+        solved = run("solve", "fillomino", source)
+        assert solved.exit_code == 0 and solved.stdout.split() == solution.split()
+        checked = run("check", "fillomino", "-", input=source)
+        assert checked.exit_code == 0 and checked.stdout.strip() == "1 solution (unique)"
+    gecode = json.loads(run("gen", "fillomino", "--size", "4", "--seed", "1", "--solver", "gecode",
+                            "--format", "json").stdout)
+    assert gecode["solver"] == "org.gecode.gecode" and gecode["options"]["free_search"] is False
+    several = run("check", "fillomino", ". 3/. .")
+    assert several.exit_code == 1 and several.stdout.strip() == "2 or more solutions"
+    assert run("check", "fillomino", "2 2/1 .").stdout.strip() == "0 solutions"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["check", "fillomino", "1 . 2/. 3"], ["wrong row length: row 2 has 2 cells"]),
+    (["check", "fillomino", ". 10/. ."], ["bad value 10 at row 1, column 2", "larger than the board"]),
+    (["check", "fillomino", ". 0/. ."], ["bad value 0 at row 1, column 2"]),
+    (["check", "fillomino", ". -1/. ."], ["bad value -1"]),
+    (["check", "fillomino", ". ./. .", "--size", "3"], ["wrong number of rows: 2, expected 3"]),
+    (["gen", "fillomino", "--size", "31"], ["bad rows 31", "30x30"]),
+    (["gen", "fillomino", "--size", "5", "--max-region", "0"], ["bad --max-region 0"]),
+    (["gen", "fillomino", "--seeding", "z3"], ["bad --seeding 'z3'"]),
+])
+def test_fillomino_bad_input_is_one_line_and_exit_2(args, words):
+    one_line_error(run(*args), *words)

@@ -57,3 +57,26 @@ def test_bad_config_is_one_line_error(in_tmp, text, message):
     with pytest.raises(ConfigError, match=message) as info:
         resolve(puzzle="sudoku")
     assert "\n" not in str(info.value)
+
+
+def test_puzzle_type_preference_sits_below_the_config_file(in_tmp, monkeypatch):
+    s = resolve(puzzle="fillomino", type_solver="chuffed")
+    assert (s.solver, s.solver_from) == ("chuffed", "puzzle type 'fillomino'")
+    write(in_tmp / "puzzle-engine.toml", '[solver]\nid = "gecode"\n')
+    assert resolve(puzzle="fillomino", type_solver="chuffed").solver == "gecode"
+    (in_tmp / "puzzle-engine.toml").unlink()
+    monkeypatch.setenv(ENV_SOLVER, "gecode")
+    assert resolve(puzzle="fillomino", type_solver="chuffed").solver == "gecode"
+    assert resolve(puzzle="fillomino", type_solver="chuffed", cli_solver="gecode").solver == "gecode"
+
+
+def test_free_search_from_the_config_file(in_tmp):
+    assert resolve(puzzle="fillomino").free_search is None      # the type decides
+    write(in_tmp / "puzzle-engine.toml",
+          '[solver]\nfree_search = true\n[plugins.fillomino]\nfree_search = false\n')
+    s = resolve(puzzle="fillomino")
+    assert (s.free_search, s.free_search_from) == (False, f"{in_tmp / 'puzzle-engine.toml'} [plugins.fillomino]")
+    assert resolve(puzzle="sudoku").free_search is True
+    write(in_tmp / "puzzle-engine.toml", '[solver]\nfree_search = "yes"\n')
+    with pytest.raises(ConfigError, match="solver.free_search must be true or false"):
+        resolve(puzzle="sudoku")

@@ -273,8 +273,9 @@ def random_partition(rows: int, cols: int, sizes: Sequence[int], rng: random.Ran
             for r in (a, b):
                 for c in members.pop(r, ()):
                     owner[c] = -1
-    raise RuntimeError(f"no valid {rows}x{cols} partition with sizes {list(sizes)} "
-                       f"after {max_rounds} rounds")
+    raise PuzzleInputError(f"no valid {rows}x{cols} board with region sizes "
+                           f"{','.join(map(str, sizes))} after {max_rounds} rounds; "
+                           "allow more sizes with --region-sizes")
 
 
 def solver_seed(rows: int, cols: int, sizes: Sequence[int], rng: random.Random) -> Board:

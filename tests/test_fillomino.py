@@ -1,0 +1,320 @@
+"""The Fillomino plugin (paper 000, section 3.2), end to end on the real solvers."""
+import itertools
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from puzzle_engine import PuzzleInputError
+from puzzle_engine.backend import Backend
+from puzzle_engine.genpuzzles import Engine, GenOptions
+from puzzle_engine_plugins.fillomino import logic
+
+DATA = Path(__file__).parent / "data" / "fillomino_public.txt"
+
+
+@pytest.fixture(scope="module")
+def fillomino(host):
+    return host.get_type("fillomino")
+
+
+@pytest.fixture(scope="module")
+def fengines(host):
+    """Chuffed with free search, as the plugin asks for, and plain Gecode; no time limit."""
+    return {"chuffed": Engine(host, Backend("chuffed", free_search=True)),
+            "gecode": Engine(host, Backend("gecode"))}
+
+
+def params_for(engine, ptype, rows, cols, **extra):
+    return engine.check_params(ptype, {"rows": rows, "cols": cols, **extra})
+
+
+def public_puzzles():
+    lines = [ln for ln in DATA.read_text().splitlines() if ln and not ln.startswith("#")]
+    header = lines[0].split("\t")
+    return [dict(zip(header, ln.split("\t"))) for ln in lines[1:]]
+
+
+def brute_force_solutions(rows, cols):
+    """Every Fillomino solution of an empty rows x cols board, without a solver: every
+    set partition of the cells into connected regions, kept when no two touching regions
+    have the same size."""
+    n = rows * cols
+    nbs = [logic.neighbours(c, rows, cols) for c in range(n)]
+
+    def partitions(cells):
+        if not cells:
+            yield []
+            return
+        first, rest = cells[0], cells[1:]
+        for k in range(len(rest) + 1):
+            for others in itertools.combinations(rest, k):
+                block = (first,) + others
+                remaining = [c for c in rest if c not in others]
+                for tail in partitions(remaining):
+                    yield [block] + tail
+
+    def connected(block):
+        seen, stack = {block[0]}, [block[0]]
+        while stack:
+            for d in nbs[stack.pop()]:
+                if d in block and d not in seen:
+                    seen.add(d)
+                    stack.append(d)
+        return len(seen) == len(block)
+
+    found = set()
+    for part in partitions(list(range(n))):
+        if all(connected(b) for b in part):
+            board = [0] * n
+            for b in part:
+                for c in b:
+                    board[c] = len(b)
+            if logic.is_valid_solution(board, rows, cols):
+                found.add(tuple(board))
+    return found
+
+
+# -- the model --------------------------------------------------------------------------------
+@pytest.mark.parametrize("solver", ["gecode", "chuffed"])
+@pytest.mark.parametrize("puzzle", public_puzzles(), ids=lambda p: p["id"])
+def test_public_puzzles_have_exactly_their_published_solution(fengines, fillomino, solver, puzzle):
+    engine = fengines[solver]
+    parsed = engine.call("puzzle_parse", puzzle_type=fillomino, params={}, text=puzzle["givens"])
+    assert (parsed.params["rows"], parsed.params["cols"]) == (int(puzzle["rows"]), int(puzzle["cols"]))
+    _, solution = logic.parse(puzzle["solution"], {})
+    result, boards = engine.solve(fillomino, parsed.params, parsed.board, nr_solutions=2)
+    assert result.complete
+    assert boards == [solution]
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 3), (2, 4)])
+@pytest.mark.parametrize("solver", ["gecode", "chuffed"])
+def test_model_counts_exactly_the_fillomino_solutions(fengines, fillomino, solver, rows, cols):
+    """Every auxiliary variable is a function of the values, so the model's solutions are
+    the Fillomino solutions, one each: compared with a brute-force enumeration, on the
+    empty board and on random partial boards (whose data carry the value bound)."""
+    expected = brute_force_solutions(rows, cols)
+    engine = fengines[solver]
+    params = params_for(engine, fillomino, rows, cols)
+    result, boards = engine.solve(fillomino, params, (0,) * (rows * cols), nr_solutions=10_000)
+    assert result.complete
+    assert len(boards) == len(set(boards))
+    assert set(boards) == expected
+    rng = random.Random(7)
+    for _ in range(6):
+        full = rng.choice(sorted(expected))
+        board = tuple(v if rng.random() < 0.3 else 0 for v in full)
+        result, boards = engine.solve(fillomino, params, board, nr_solutions=10_000)
+        assert result.complete
+        assert set(boards) == {s for s in expected
+                               if all(g in (0, v) for g, v in zip(board, s))}
+
+
+def test_value_bound_is_never_below_a_solution_value():
+    """The bound passed as maxv must admit every solution of the givens."""
+    rows, cols = 3, 3
+    solutions = sorted(brute_force_solutions(rows, cols))
+    rng = random.Random(3)
+    for _ in range(300):
+        full = rng.choice(solutions)
+        board = tuple(v if rng.random() < 0.4 else 0 for v in full)
+        bound = logic.value_bound(board, rows, cols)
+        for s in solutions:
+            if all(g in (0, v) for g, v in zip(board, s)):
+                assert max(s) <= bound, (board, s, bound)
+    # and it is tight where it can be: a full board needs nothing beyond its values
+    assert logic.value_bound((1, 2, 2, 3, 3, 3), 2, 3) == 3
+
+
+# -- GetRandomPuzzle ------------------------------------------------------------------------
+@pytest.mark.parametrize("rows, cols, sizes", [
+    (5, 5, (1, 2, 3, 4, 5)), (9, 9, tuple(range(1, 10))), (7, 4, (1, 2, 4)),
+    (12, 12, (3, 5, 7)), (16, 16, tuple(range(1, 17))), (1, 6, (1, 2))])
+def test_random_partition_is_a_valid_board_within_max_region(rows, cols, sizes):
+    for seed in range(25):
+        board = logic.random_partition(rows, cols, sizes, random.Random(seed))
+        assert len(board) == rows * cols
+        assert logic.is_valid_solution(board, rows, cols)
+        assert max(board) <= max(sizes)
+
+
+def test_random_partition_is_reproducible():
+    a = logic.random_partition(9, 9, range(1, 10), random.Random(5))
+    b = logic.random_partition(9, 9, range(1, 10), random.Random(5))
+    c = logic.random_partition(9, 9, range(1, 10), random.Random(6))
+    assert a == b != c
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_solver_seeding_gives_a_valid_full_board(fengines, fillomino, seed):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 6, 6, seeding="solver")
+    result = engine.generate(fillomino, params, seed, GenOptions(target_empty=1))
+    assert logic.is_valid_solution(result.puzzle.solution, 6, 6)
+
+
+# -- GenPuzzles ----------------------------------------------------------------------------
+def check_generated(fengines, ptype, params, puzzle, independent):
+    """Agrees with its solution, keeps a given in every region, and is unique by an
+    independent check: a full MiniZinc run (not the generator's compiled checker) asking
+    for 2 solutions, with ``independent``."""
+    rows, cols = params["rows"], params["cols"]
+    assert logic.is_valid_solution(puzzle.solution, rows, cols)
+    assert all(g in (0, s) for g, s in zip(puzzle.grid, puzzle.solution))
+    region_of = logic.regions(puzzle.solution, rows, cols)
+    assert {region_of[c] for c, v in enumerate(puzzle.grid) if v} == set(region_of)
+    result, boards = independent.solve(ptype, params, puzzle.grid, nr_solutions=2)
+    assert result.complete
+    assert boards == [puzzle.solution]
+
+
+@pytest.mark.parametrize("size, seed", [(5, 1), (5, 2), (5, 3), (7, 1), (7, 2), (7, 3),
+                                        (9, 1), (9, 2), (9, 3)])
+def test_generated_puzzles_are_unique_and_keep_a_given_per_region(fengines, fillomino, size, seed):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, size, size)
+    puzzle = engine.generate(fillomino, params, seed).puzzle
+    assert puzzle.minimal and puzzle.unknown == 0
+    assert puzzle.givens < size * size
+    # Gecode is the other solver; on the larger boards, where Gecode is too slow, Chuffed
+    # following the model's search annotation on the full model is the independent route.
+    independent = fengines["gecode"] if size <= 5 else Engine(engine.host, Backend("chuffed"))
+    check_generated(fengines, fillomino, params, puzzle, independent)
+
+
+def test_generated_12x12_is_unique_and_keeps_a_given_per_region(fengines, fillomino):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 12, 12)
+    puzzle = engine.generate(fillomino, params, 1).puzzle
+    assert puzzle.minimal and puzzle.unknown == 0
+    check_generated(fengines, fillomino, params, puzzle, Engine(engine.host, Backend("chuffed")))
+
+
+def test_gecode_generates_small_puzzles_too(fengines, fillomino):
+    engine = fengines["gecode"]
+    params = params_for(engine, fillomino, 4, 5)
+    puzzle = engine.generate(fillomino, params, 4).puzzle
+    assert puzzle.minimal
+    check_generated(fengines, fillomino, params, puzzle, fengines["chuffed"])
+
+
+def test_same_seed_gives_the_same_puzzle(fengines, fillomino):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 6, 6)
+    a, b = (engine.generate(fillomino, params, 11).puzzle for _ in range(2))
+    assert (a.grid, a.solution) == (b.grid, b.solution)
+
+
+def test_allow_empty_regions_lets_regions_lose_every_given(fengines, fillomino):
+    """Without the paper's rule the generator may empty whole regions; over a few seeds
+    at least one region does lose all its givens, and the puzzles stay unique."""
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 5, 5, allow_empty_regions=True)
+    emptied = 0
+    for seed in range(1, 4):
+        puzzle = engine.generate(fillomino, params, seed).puzzle
+        region_of = logic.regions(puzzle.solution, 5, 5)
+        emptied += len(set(region_of) - {region_of[c] for c, v in enumerate(puzzle.grid) if v})
+        result, boards = fengines["gecode"].solve(fillomino, params, puzzle.grid, nr_solutions=2)
+        assert boards == [puzzle.solution]
+    assert emptied > 0
+
+
+def test_region_rule_refuses_without_a_solver_call(fengines, fillomino):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 2, 3)
+    full = (1, 2, 2, 3, 3, 3)
+
+    class NoSolver:
+        def at_most(self, board, k):
+            raise AssertionError("the region rule must answer without the solver")
+    # emptying the only given left of the 1-region
+    board = (0, 2, 0, 0, 3, 0)
+    assert engine.call("puzzle_is_remove_valid", puzzle_type=fillomino, params=params,
+                       board=board, index=0, solution=full, checker=NoSolver(),
+                       max_solutions=1) is False
+
+
+# -- transformations ---------------------------------------------------------------------------
+@pytest.mark.parametrize("rows, cols, expected", [(6, 6, 8), (5, 7, 4)])
+def test_transformations_give_8_or_4_boards_and_keep_uniqueness(fengines, fillomino, rows, cols, expected):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, rows, cols)
+    puzzle = engine.generate(fillomino, params, 3).puzzle
+    variants = {}
+    rng = random.Random(0)
+    for _ in range(200):
+        f = engine.random_variant(fillomino, params, rng)
+        variants[f(puzzle.solution)] = f(puzzle.grid)
+    assert len(variants) == expected  # a random board has no symmetry of its own
+    for solution, grid in variants.items():
+        assert logic.is_valid_solution(solution, rows, cols)
+        result, boards = fengines["gecode"].solve(fillomino, params, grid, nr_solutions=2)
+        assert result.complete and boards == [solution]
+
+
+# -- features (paper 000, 3.2.4) ---------------------------------------------------------------
+def test_features(fengines, fillomino):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 5, 5)
+    puzzle = engine.generate(fillomino, params, 2).puzzle
+    features = engine.features(fillomino, params, puzzle.grid)
+    assert features == {"cells": 25.0, "empty": float(25 - puzzle.givens),
+                        "regions": float(len(set(logic.regions(puzzle.solution, 5, 5)))),
+                        "optimal": 1.0}
+    # One given more than a minimal puzzle: that given can go again, so not optimal.
+    region_of = logic.regions(puzzle.solution, 5, 5)
+    kept = {region_of[c] for c, v in enumerate(puzzle.grid) if v}
+    extra = next(c for c, v in enumerate(puzzle.grid) if v == 0 and region_of[c] in kept)
+    richer = puzzle.grid[:extra] + (puzzle.solution[extra],) + puzzle.grid[extra + 1:]
+    assert engine.features(fillomino, params, richer)["optimal"] == 0.0
+
+
+# -- text formats and bad input ---------------------------------------------------------------
+def test_text_and_line_formats_round_trip(fengines, fillomino):
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 4, 6)
+    board = (0, 10, 3, 0, 0, 1, 2, 0, 0, 4, 0, 0) * 2
+    for fmt in ("text", "line"):
+        text = engine.call("puzzle_format", puzzle_type=fillomino, params=params, board=board, fmt=fmt)
+        parsed = engine.call("puzzle_parse", puzzle_type=fillomino, params={}, text=text)
+        assert parsed.board == board and parsed.params == params
+    assert engine.call("puzzle_format", puzzle_type=fillomino, params=params, board=board,
+                       fmt="line").startswith(". 10 3 . . 1/2 . . 4 . ./")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1 . 2/. 3", "wrong row length: row 2 has 2 cells, row 1 has 3"),
+    (". 10/. .", "bad value 10 at row 1, column 2: larger than the board (4 cells)"),
+    (". 0/. .", "bad value 0 at row 1, column 2"),
+    (". -2/. .", "bad value -2 at row 1, column 2"),
+    (". x/. .", "bad symbol 'x' at row 1, column 2"),
+    ("1 1/. .", "conflicting givens: two 1s touch at row 1, column 1 and row 1, column 2"),
+    ("/".join([" ".join(["."] * 31)] * 2), "board 2x31 is larger than the Fillomino model supports"),
+    ("", "empty puzzle"),
+])
+def test_bad_input_gets_a_one_line_error(text, message):
+    with pytest.raises(PuzzleInputError) as err:
+        logic.parse(text, {})
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_wrong_row_count_for_the_given_size():
+    with pytest.raises(PuzzleInputError, match="wrong number of rows: 2, expected 3"):
+        logic.parse(". ./. .", {"size": 3})
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"size": 31}, "bad rows 31"), ({"rows": 0, "cols": 4}, "bad rows 0"),
+    ({"size": 5, "max_region": 26}, "bad --max-region 26"),
+    ({"size": 5, "region_sizes": "0-3"}, "bad --region-sizes '0-3'"),
+    ({"size": 5, "region_sizes": "two"}, "bad --region-sizes 'two'"),
+    ({"size": 5, "seeding": "magic"}, "bad --seeding 'magic'"),
+    ({"size": 5, "rows": 4}, "give either --size N or --rows and --cols"),
+])
+def test_bad_parameters(raw, message):
+    with pytest.raises(PuzzleInputError, match=re.escape(message)):
+        logic.check_params(raw)
