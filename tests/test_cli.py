@@ -125,8 +125,10 @@ def test_model_error_is_reported(host, monkeypatch):
     params = engine.check_params(broken, {"size": 4})
     with pytest.raises(ModelError, match="model error in puzzle 'sudoku'.*nosuchname"):
         engine.solve(broken, params, (0,) * 16)
+    checker = engine.checker(broken, params, (1,) * 16)  # compiles at its first check
     with pytest.raises(ModelError, match="model error in puzzle 'sudoku'"):
-        engine.checker(broken, params, (1,) * 16)
+        checker.count_other((0,) * 16, 1)
+    checker.close()
 
 
 def test_count_reproducible_batch_and_resume(tmp_path):
