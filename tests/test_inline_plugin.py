@@ -161,7 +161,7 @@ def test_host_defaults_fill_the_gaps(toy):
     assert a.solution != b.solution  # the default randomises the solver's board
     again = engine.generate(ptype, params, 7).puzzle
     assert (again.grid, again.solution) == (a.grid, a.solution)  # and only through the seed
-    feats = engine.call("puzzle_features", puzzle_type=ptype, params=params, board=a.grid)
+    feats = engine.features(ptype, params, a.grid)
     assert feats == {"squares": 16.0, "givens": float(a.givens), "empties": float(16 - a.givens)}
     info = next(i for i in host.plugin_infos() if i.name == "toy_latin")
     assert info.types == [TYPE] and info.version == "0.0.test"
