@@ -279,10 +279,9 @@ def random_partition(rows: int, cols: int, sizes: Sequence[int], rng: random.Ran
 
 
 def solver_seed(rows: int, cols: int, sizes: Sequence[int], rng: random.Random) -> Board:
-    """Givens for the solver route of GetRandomPuzzle: a few random cells fixed to random
-    sizes, far enough apart (no two in one row or column neighbourhood) that most draws
-    are satisfiable. The caller lets the solver complete it and drops givens when it
-    cannot."""
+    """Givens for the solver route of GetRandomPuzzle: one random cell in twelve (at least
+    one) fixed to a random size from ``sizes``. The caller lets the solver complete it and
+    drops half of the givens whenever it cannot."""
     n = rows * cols
     board = [0] * n
     cells = rng.sample(range(n), max(1, n // 12))
