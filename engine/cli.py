@@ -139,6 +139,9 @@ def gen(
                         "transformed variants of each puzzle.")] = 0,
     complexity: Annotated[str, typer.Option("--complexity", help="Complexity function for "
                           "GenPuzzles' binning.")] = "givens",
+    batch: Annotated[int, typer.Option("--batch", min=1, help="Judge up to this many squares "
+                     "in one solver call, bisecting when it fails; the puzzle is the same as "
+                     "with --batch 1 (one by one).")] = 16,
     time_limit: TimeOpt = None,
 ):
     """Generate puzzles with GenPuzzles. Puzzle options (like [bold]--size 16[/]) follow the
@@ -150,7 +153,7 @@ def gen(
         engine = _engine(host, ptype, solver, config, time_limit)
         params = engine.check_params(ptype, _plugin_params(ptype, ctx.args))
         options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
-                             variants=variants, complexity=complexity)
+                             variants=variants, complexity=complexity, batch=batch)
         host.get_complexity(complexity)
         done, seed = _resume_state(out, fmt, resume, seed, variants)
         if seed is None:

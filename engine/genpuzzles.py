@@ -40,10 +40,11 @@ class GenOptions:
     target_empty: int | None = None  # stop once this many squares are empty
     variants: int = 0               # transformed variants of the final puzzle
     complexity: str = "givens"      # the complexity function C used for binning
+    batch: int = 1                  # most squares speculated per solver call (1 = one by one)
 
     def to_json(self) -> dict[str, Any]:
         return {"max_solutions": self.max_solutions, "target_empty": self.target_empty,
-                "complexity": self.complexity}
+                "complexity": self.complexity, "batch": self.batch}
 
 
 @dataclass
@@ -127,6 +128,29 @@ class Checker:
         for compiled in self._compiled.values():
             compiled.close()
         self._compiled.clear()
+
+
+class _Speculation:
+    """The checker that ``puzzle_is_remove_valid`` sees while squares are speculated.
+
+    It answers from ``known`` where the answer is known, and otherwise optimistically
+    ("at most k solutions"), recording every question. Uniqueness is monotone, since
+    emptying more squares only adds solutions. So if the last speculated board passes,
+    every earlier one does too, and a failure is bisected to the first failing square.
+    """
+
+    def __init__(self, known: dict[tuple[Board, int], bool]):
+        self.known = known
+        self.asked: list[tuple[Board, int]] = []
+        self.unknown = 0
+
+    def at_most(self, board: Board, k: int = 1) -> bool:
+        key = (tuple(board), k)
+        self.asked.append(key)
+        return self.known.get(key, True)
+
+    def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
+        return (0, True) if self.at_most(board, limit) else (limit, True)
 
 
 class Engine:
@@ -222,6 +246,112 @@ class Engine:
         return Checker(compile)
 
     # -- GenPuzzles ---------------------------------------------------------------------
+    def _choose(self, ptype, params, board, tested, n, rng, full) -> int:
+        candidates = frozenset(i for i in range(n) if i not in tested)
+        index = self.call("puzzle_choose_square", puzzle_type=ptype, params=params,
+                          board=tuple(board), candidates=candidates, rng=rng, solution=full)
+        if index not in candidates:
+            raise PluginError(f"puzzle_choose_square for '{ptype.name}' returned {index!r}, "
+                              "not one of the candidates")
+        return index
+
+    def _valid(self, ptype, params, trial, index, full, checker, options) -> bool:
+        return bool(self.call("puzzle_is_remove_valid", puzzle_type=ptype, params=params,
+                              board=trial, index=index, solution=full, checker=checker,
+                              max_solutions=options.max_solutions))
+
+    def _empty(self, ptype, params, full, checker, rng, options, accept):
+        """The loop of Algorithm 1, one square and one solver call at a time."""
+        n, board, tested = len(full), full, set()
+        while len(tested) < n:
+            if options.target_empty is not None and board.count(0) >= options.target_empty:
+                break
+            index = self._choose(ptype, params, board, tested, n, rng, full)
+            tested.add(index)
+            trial = board[:index] + (0,) + board[index + 1:]
+            if self._valid(ptype, params, trial, index, full, checker, options):
+                board = trial
+                accept(trial)
+        return board, tested
+
+    def _empty_batched(self, ptype, params, full, checker, rng, options, accept):
+        """The same loop, with the same result, in fewer solver calls.
+
+        Speculate a run of squares as if every removal the solver must judge were valid
+        (ChooseSquare sees the boards it would see then), check the last board of the
+        run, and bisect to the first failing square when it fails. That square is
+        refused, the squares before it are final, the rest of the run is dropped and
+        ``rng`` goes back to its state just after that square was chosen. The run grows
+        after a run that passed and shrinks after one that failed, up to
+        ``options.batch``. Equal to one-by-one checking as long as no check times out,
+        for isRemoveValid hooks that are monotone in the checker's answers (a hook that
+        refuses when told "unique" also refuses when told "not unique").
+        """
+        n, board, tested = len(full), full, set()
+        known: dict[tuple[Board, int], bool] = {}
+        run = 2
+        while len(tested) < n:
+            # 1. Speculate.
+            steps = []   # (index, trial, rng state after the choice, open questions, verdict)
+            spec_board, spec_tested = board, set(tested)
+            while len(steps) < run and len(spec_tested) < n:
+                if options.target_empty is not None and spec_board.count(0) >= options.target_empty:
+                    break
+                index = self._choose(ptype, params, spec_board, spec_tested, n, rng, full)
+                state = rng.getstate()
+                spec_tested.add(index)
+                trial = spec_board[:index] + (0,) + spec_board[index + 1:]
+                spec = _Speculation(known)
+                verdict = self._valid(ptype, params, trial, index, full, spec, options)
+                steps.append((index, trial, state, [q for q in spec.asked if q not in known],
+                              verdict))
+                if verdict:
+                    spec_board = trial
+            if not steps:
+                break
+            # 2. Resolve: find the first speculated-valid step whose questions fail.
+            pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
+            timed_out: set[tuple[Board, int]] = set()
+
+            def passes(i: int) -> bool:
+                ok = True
+                for q in steps[i][3]:
+                    if q not in known:
+                        found, definite = checker.count_other(q[0], q[1])
+                        known[q] = definite and found < q[1]
+                        if not definite:
+                            timed_out.add(q)
+                    ok = ok and known[q]
+                return ok
+
+            first_fail = None
+            if pending and not passes(pending[-1]):
+                lo, hi = 0, len(pending) - 1      # pending[hi] fails
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if passes(pending[mid]):
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                first_fail = pending[hi]
+            # 3. Commit the steps up to the first failure.
+            last = len(steps) - 1 if first_fail is None else first_fail
+            for i in range(last + 1):
+                index, trial, state, questions, verdict = steps[i]
+                tested.add(index)
+                if i == first_fail:
+                    # Ask the hook again, now that its answers are known: exact, no solver call.
+                    verdict = self._valid(ptype, params, trial, index, full,
+                                          _Speculation(known), options)
+                    checker.unknown += sum(1 for q in questions if q in timed_out)
+                    rng.setstate(state)
+                if verdict:
+                    board = trial
+                    accept(trial)
+            run = min(options.batch, run * 2) if first_fail is None else max(1, run // 2)
+        return board, tested
+
+
     def generate(self, ptype: PuzzleType, params, seed: int, options: GenOptions = GenOptions()
                  ) -> GenResult:
         """Algorithm 1: empty a random full board square by square while isRemoveValid holds."""
@@ -240,32 +370,20 @@ class Engine:
                               f"a full board of {n} squares")
         full = tuple(full)
         checker = self.checker(ptype, params, full)
-        board = list(full)
-        tested: set[int] = set()
         compl_dict: dict[Hashable, list[Board]] = {}
         bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
+
+        def accept(trial: Board) -> None:
+            for p in [trial] + [self.random_variant(ptype, params, bin_rng)(trial)
+                                for _ in range(options.variants)]:
+                compl_dict.setdefault(complexity.level(ptype, params, p), []).append(p)
+
         try:
-            while len(tested) < n:
-                if options.target_empty is not None and board.count(0) >= options.target_empty:
-                    break
-                candidates = frozenset(i for i in range(n) if i not in tested)
-                index = self.call("puzzle_choose_square", puzzle_type=ptype, params=params,
-                                  board=tuple(board), candidates=candidates, rng=rng,
-                                  solution=full)
-                if index not in candidates:
-                    raise PluginError(f"puzzle_choose_square for '{ptype.name}' returned {index!r}, "
-                                      "not one of the candidates")
-                tested.add(index)
-                trial = list(board)
-                trial[index] = 0
-                trial_t = tuple(trial)
-                if self.call("puzzle_is_remove_valid", puzzle_type=ptype, params=params,
-                             board=trial_t, index=index, solution=full, checker=checker,
-                             max_solutions=options.max_solutions):
-                    board = trial
-                    for p in [trial_t] + [self.random_variant(ptype, params, bin_rng)(trial_t)
-                                          for _ in range(options.variants)]:
-                        compl_dict.setdefault(complexity.level(ptype, params, p), []).append(p)
+            if options.batch > 1:
+                board, tested = self._empty_batched(ptype, params, full, checker, rng, options,
+                                                    accept)
+            else:
+                board, tested = self._empty(ptype, params, full, checker, rng, options, accept)
         finally:
             checker.close()
 

@@ -1,0 +1,88 @@
+"""GenPuzzles with --batch: several squares per solver call, bisecting on failure, must
+accept exactly the squares that one-by-one checking accepts."""
+import random
+
+import pytest
+
+from puzzle_engine.backend import Backend
+from puzzle_engine.genpuzzles import Engine, GenOptions
+
+SOLUTION = tuple(int(c) for c in
+                 "246731958315498762798256413952617384187943526634582179469875231873124695521369847")
+
+
+class MonotoneOracle:
+    """A stand-in checker with no solver: a board is "unique" unless its empty squares
+    contain one of some random sets of squares. Like uniqueness, that is monotone: emptying
+    more squares never makes a failing board pass."""
+
+    def __init__(self, seed, n=81, sets=40, size=(2, 4)):
+        rng = random.Random(seed)
+        self.bad = [frozenset(rng.sample(range(n), rng.randint(*size))) for _ in range(sets)]
+        self.calls = 0
+        self.unknown = 0
+
+    def count_other(self, board, limit):
+        self.calls += 1
+        empty = {i for i, v in enumerate(board) if v == 0}
+        return (limit, True) if any(b <= empty for b in self.bad) else (0, True)
+
+    def at_most(self, board, k=1):
+        found, _ = self.count_other(board, k)
+        return found < k
+
+
+@pytest.fixture(scope="module")
+def gecode(host):
+    return Engine(host, Backend("gecode"))
+
+
+@pytest.mark.parametrize("choose", ["fill", "random"])
+@pytest.mark.parametrize("batch", [2, 3, 8, 64])
+def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, choose, batch):
+    params = gecode.check_params(sudoku, {"size": 9, "choose": choose})
+    total = [0, 0]
+    for seed in range(15):
+        results = []
+        for b in (1, batch):
+            oracle = MonotoneOracle(seed)
+            empty = gecode._empty_batched if b > 1 else gecode._empty
+            accepted = []
+            board, tested = empty(sudoku, params, SOLUTION, oracle, random.Random(seed),
+                                  GenOptions(batch=b, target_empty=None if seed % 3 else 40),
+                                  accepted.append)
+            results.append((board, tested, accepted, oracle.calls))
+        (board1, tested1, acc1, calls1), (board2, tested2, acc2, calls2) = results
+        assert board2 == board1 and tested2 == tested1 and acc2 == acc1
+        assert 0 < len(acc1) < len(tested1)  # squares are both accepted and refused
+        total[0] += calls1
+        total[1] += calls2
+    assert total[1] < total[0]  # one failing run can cost an extra call, but not overall
+
+
+@pytest.mark.parametrize("solver", ["gecode", "chuffed"])
+@pytest.mark.parametrize("size, seeds", [(4, 4), (6, 3), (9, 3)])
+def test_batched_generation_gives_the_same_puzzles(host, sudoku, solver, size, seeds):
+    engine = Engine(host, Backend(solver))
+    params = engine.check_params(sudoku, {"size": size})
+    for seed in range(1, seeds + 1):
+        one = engine.generate(sudoku, params, seed, GenOptions(variants=2)).puzzle
+        calls = engine.backend.calls
+        batched = engine.generate(sudoku, params, seed, GenOptions(variants=2, batch=16))
+        assert batched.puzzle.grid == one.grid and batched.puzzle.minimal
+        assert batched.puzzle.solver_calls <= one.solver_calls
+        assert engine.backend.calls - calls == batched.puzzle.solver_calls
+
+
+def test_batched_generation_with_a_plugin_rule_and_at_most_k(host, sudoku):
+    """Fillomino refuses some squares without the solver (its region rule); --max-solutions
+    2 makes the check "at most 2"."""
+    fillomino = host.get_type("fillomino")
+    engine = Engine(host, Backend("chuffed", free_search=True))
+    params = engine.check_params(fillomino, {"size": 5})
+    for seed in (1, 2, 3):
+        for k in (1, 2):
+            one = engine.generate(fillomino, params, seed, GenOptions(max_solutions=k)).puzzle
+            batched = engine.generate(fillomino, params, seed,
+                                      GenOptions(max_solutions=k, batch=8)).puzzle
+            assert batched.grid == one.grid
