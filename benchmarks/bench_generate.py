@@ -19,7 +19,8 @@ Table (one row per size and solver; see benchmarks/README.md):
   target         the --target-empty of the row ("-": none, run to a minimal puzzle)
   seeds          puzzles finished (``2/3`` when some seeds timed out or failed)
   median/min/max s   Puzzle.seconds: wall time of Engine.generate for one puzzle
-  calls          solver runs per puzzle (median): one full solve + one check per square
+  calls          solver runs per puzzle (median): with --batch 1, one full solve + one check
+                 per square; batching needs fewer
   givens         givens of the finished puzzle (median); empty = cells - givens
   py MB          peak resident set of the Python process: getrusage(RUSAGE_SELF).ru_maxrss
   solver MB      peak resident set of its largest child (minizinc, fzn-gecode, fzn-chuffed):
@@ -49,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # -- one case, in its own process ----------------------------------------------------------
-def one(puzzle: str, size: int, solver: str, seed: int, target: int | None) -> dict:
+def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int) -> dict:
     """Generate one puzzle; return its figures and this process's resource usage."""
     from puzzle_engine.backend import Backend, find_solver
     from puzzle_engine.genpuzzles import Engine, GenOptions
@@ -62,12 +63,13 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None) -> d
                                   free_search=ptype.wants_free_search(info.id, info.tags)))
     params = engine.check_params(ptype, {"size": size})
     start = time.perf_counter()
-    p = engine.generate(ptype, params, seed=seed, options=GenOptions(target_empty=target)).puzzle
+    p = engine.generate(ptype, params, seed=seed, options=GenOptions(target_empty=target, batch=batch)).puzzle
     wall = time.perf_counter() - start
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"puzzle": puzzle, "size": size, "target": target, "params": params,
-            "solver": solver, "free_search": engine.backend.free_search, "seed": seed,
+            "solver": solver, "free_search": engine.backend.free_search, "batch": batch,
+            "seed": seed,
             "status": "ok",
             "seconds": p.seconds,             # Puzzle.seconds, measured inside generate
             "generate_wall": wall,            # the same, measured around the call
@@ -80,14 +82,14 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None) -> d
             "solver_version": p.solver_version}
 
 
-def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None,
+def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
              timeout: float | None) -> dict:
     """Run one case in a fresh subprocess (its own process group, so that a time-out
     kills the solver too)."""
     case = {"puzzle": puzzle, "size": size, "target": target, "solver": solver, "seed": seed}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--one",
-                             f"{puzzle},{size},{solver},{seed},{target or 0}"],
+                             f"{puzzle},{size},{solver},{seed},{target or 0},{batch}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -219,12 +221,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=900,
                     help="kill a case after this many seconds; 0 = never (default 900)")
     ap.add_argument("--json", metavar="FILE", help="also write every case as JSON Lines to FILE")
-    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET", help=argparse.SUPPRESS)
+    ap.add_argument("--batch", type=int, default=16,
+                    help="squares per solver call, as gen --batch (default 16; 1 = one by one)")
+    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.one:
-        puzzle, size, solver, seed, target = args.one.split(",")
-        print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None)))
+        puzzle, size, solver, seed, target, batch = args.one.split(",")
+        print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None, int(batch))))
         return
 
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -233,7 +237,7 @@ def main() -> None:
     targets = [int(t) for t in args.target_empty.split(",") if t.strip()] or [None]
     for line in environment(solvers):
         print(f"# {line}")
-    print(f"# puzzle: {args.puzzle}")
+    print(f"# puzzle: {args.puzzle}; --batch {args.batch}")
     print("# seconds: Puzzle.seconds, the whole of Engine.generate per puzzle (no solver time "
           "limit); calls, givens: medians over seeds")
     print("# py MB: peak RSS of the Python process (RUSAGE_SELF ru_maxrss); solver MB: peak RSS "
@@ -251,7 +255,7 @@ def main() -> None:
             for solver, target in ((s, t) for s in solvers for t in targets):
                 runs = []
                 for seed in range(1, n + 1):
-                    r = run_case(args.puzzle, size, solver, seed, target, timeout)
+                    r = run_case(args.puzzle, size, solver, seed, target, args.batch, timeout)
                     runs.append(r)
                     if r["status"] == "ok":
                         msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "

@@ -121,7 +121,7 @@ def _render(engine: Engine, ptype: PuzzleType, params, board: Board, fmt: str) -
 def gen(
     ctx: typer.Context,
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. one listed by 'puzzle-engine plugins'.")],
-    count: Annotated[int, typer.Option("--count", min=1, help="How many puzzles.")] = 1,
+    count: Annotated[int, typer.Option("--count", help="How many puzzles.")] = 1,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the first puzzle; puzzle i "
                     "uses seed+i. Random (and recorded) when absent.")] = None,
     solver: SolverOpt = None,
@@ -131,15 +131,15 @@ def gen(
                    "time as each is finished.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Keep the puzzles already in --out and "
                       "generate only the rest (json or line format).")] = False,
-    target_empty: Annotated[Optional[int], typer.Option("--target-empty", min=1, help="Stop "
+    target_empty: Annotated[Optional[int], typer.Option("--target-empty", help="Stop "
                             "emptying once this many squares are empty.")] = None,
-    max_solutions: Annotated[int, typer.Option("--max-solutions", min=1, help="isRemoveValid: "
+    max_solutions: Annotated[int, typer.Option("--max-solutions", help="isRemoveValid: "
                              "allow at most this many solutions (1 = unique).")] = 1,
-    variants: Annotated[int, typer.Option("--variants", min=0, help="Also emit this many "
+    variants: Annotated[int, typer.Option("--variants", help="Also emit this many "
                         "transformed variants of each puzzle.")] = 0,
     complexity: Annotated[str, typer.Option("--complexity", help="Complexity function for "
                           "GenPuzzles' binning.")] = "givens",
-    batch: Annotated[int, typer.Option("--batch", min=1, help="Judge up to this many squares "
+    batch: Annotated[int, typer.Option("--batch", help="Judge up to this many squares "
                      "in one solver call, bisecting when it fails; the puzzle is the same as "
                      "with --batch 1 (one by one).")] = 16,
     time_limit: TimeOpt = None,
@@ -148,6 +148,11 @@ def gen(
     puzzle's name; 'puzzle-engine plugins' lists them."""
     with _errors():
         _check_format(fmt)
+        for name, value, least in (("--count", count, 1), ("--target-empty", target_empty, 1),
+                                   ("--max-solutions", max_solutions, 1),
+                                   ("--variants", variants, 0), ("--batch", batch, 1)):
+            if value is not None and value < least:
+                raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
         host = _host()
         ptype = host.get_type(puzzle)
         engine = _engine(host, ptype, solver, config, time_limit)
