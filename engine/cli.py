@@ -142,6 +142,8 @@ def gen(
     batch: Annotated[int, typer.Option("--batch", help="Judge up to this many squares "
                      "in one solver call, bisecting when it fails; the puzzle is the same as "
                      "with --batch 1 (one by one).")] = 16,
+    workers: Annotated[int, typer.Option("--workers", help="Generate puzzles in this many "
+                       "processes (output stays in seed order).")] = 1,
     time_limit: TimeOpt = None,
 ):
     """Generate puzzles with GenPuzzles. Puzzle options (like [bold]--size 16[/]) follow the
@@ -150,7 +152,8 @@ def gen(
         _check_format(fmt)
         for name, value, least in (("--count", count, 1), ("--target-empty", target_empty, 1),
                                    ("--max-solutions", max_solutions, 1),
-                                   ("--variants", variants, 0), ("--batch", batch, 1)):
+                                   ("--variants", variants, 0), ("--batch", batch, 1),
+                                   ("--workers", workers, 1)):
             if value is not None and value < least:
                 raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
         host = _host()
@@ -166,7 +169,7 @@ def gen(
             err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
         sink = open(out, "a" if resume else "w") if out else None
         try:
-            _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out)
+            _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers)
         finally:
             if sink:
                 sink.close()
@@ -210,7 +213,7 @@ def _resume_state(out: Path | None, fmt: str, resume: bool, seed: int | None, va
     return done, seed if first_seed is None else first_seed
 
 
-def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out) -> None:
+def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers=1) -> None:
     shape = ptype.shape(params)
     write = (lambda s: (sink.write(s + "\n"), sink.flush())) if sink else \
         (lambda s: out_console.print(s, markup=False))
@@ -220,8 +223,13 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out)
     try:
         with progress:
             task = progress.add_task(f"{ptype.name}", total=count, completed=done)
-            for i in range(done, count):
-                result = engine.generate(ptype, params, seed + i, options)
+            seeds = range(seed + done, seed + count)
+            if workers > 1 and len(seeds) > 1:
+                from .workers import generate_many
+                results = generate_many(engine, ptype.name, params, options, seeds, workers)
+            else:
+                results = (engine.generate(ptype, params, s, options) for s in seeds)
+            for result in results:
                 for p in [result.puzzle] + result.variants:
                     if fmt == "json":
                         write(json.dumps(p.to_json(shape)))

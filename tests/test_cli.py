@@ -233,5 +233,22 @@ def test_batch_option_gives_the_same_puzzle_in_fewer_calls():
     assert recs[0]["options"]["batch"] == 16 and recs[1]["options"]["batch"] == 1
     assert recs[0]["solver_calls"] < recs[1]["solver_calls"] == 82
     for option, value in (("--batch", "0"), ("--count", "0"), ("--target-empty", "-1"),
-                          ("--max-solutions", "0"), ("--variants", "-2")):
+                          ("--max-solutions", "0"), ("--variants", "-2"), ("--workers", "0")):
         one_line_error(run("gen", "sudoku", option, value), f"bad {option} {value}: must be at least")
+
+
+def test_workers_give_the_same_batch_in_seed_order(tmp_path):
+    """--workers 2 makes the puzzles in two processes; the output is the same, in the same
+    order, as with one, and --resume goes on from what is in the file."""
+    args = ["gen", "sudoku", "--size", "4", "--count", "5", "--seed", "40", "--format", "json",
+            "--variants", "1"]
+    one = run(*args).stdout
+    two = run(*args, "--workers", "2").stdout
+    strip = lambda text: [{k: v for k, v in json.loads(ln).items() if k != "seconds"}
+                          for ln in text.splitlines()]
+    assert strip(two) == strip(one) and len(strip(one)) == 10
+    out = tmp_path / "batch.jsonl"
+    out.write_text("".join(ln + "\n" for ln in one.splitlines()[:4]))  # 2 puzzles + variants
+    resumed = run(*args, "--workers", "2", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert strip(out.read_text()) == strip(one)
