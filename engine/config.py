@@ -103,32 +103,24 @@ def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver:
     if "solver" in data:
         layers.append((f"{name} [solver]", data["solver"]))
 
+    def first(key: str):
+        """The highest config layer that sets ``key``: ``(value, label)``, or ``None``."""
+        return next(((section[key], label) for label, section in layers if key in section), None)
+
     if cli_solver:
         solver, solver_from = cli_solver, "command line"
     elif os.environ.get(ENV_SOLVER):
         solver, solver_from = os.environ[ENV_SOLVER], f"environment ({ENV_SOLVER})"
     else:
-        solver, solver_from = DEFAULT_SOLVER, "default"
-        if type_solver:
-            solver, solver_from = type_solver, f"puzzle type '{puzzle}'"
-        for label, section in layers:
-            if "id" in section:
-                solver, solver_from = section["id"], label
-                break
+        solver, solver_from = first("id") or (
+            (type_solver, f"puzzle type '{puzzle}'") if type_solver else (DEFAULT_SOLVER, "default"))
 
     if cli_time_limit is not None:
         if cli_time_limit <= 0:
             raise ConfigError("--time-limit must be a positive number of seconds")
         limit, limit_from = float(cli_time_limit), "command line"
     else:
-        limit, limit_from = DEFAULT_TIME_LIMIT, "default"
-        for label, section in layers:
-            if "time_limit" in section:
-                limit, limit_from = float(section["time_limit"]), label
-                break
-    free, free_from = None, "puzzle type"
-    for label, section in layers:
-        if "free_search" in section:
-            free, free_from = bool(section["free_search"]), label
-            break
+        limit, limit_from = first("time_limit") or (DEFAULT_TIME_LIMIT, "default")
+        limit = float(limit)
+    free, free_from = first("free_search") or (None, "puzzle type")
     return Settings(solver, solver_from, limit, limit_from, free, free_from)

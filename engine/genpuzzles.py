@@ -142,7 +142,6 @@ class _Speculation:
     def __init__(self, known: dict[tuple[Board, int], bool]):
         self.known = known
         self.asked: list[tuple[Board, int]] = []
-        self.unknown = 0
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         key = (tuple(board), k)
@@ -234,15 +233,20 @@ class Engine:
             checker.close()
 
     def checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
-        empty = tuple([0] * len(full))
+        default: list[tuple[str, dict[str, Any]]] = []  # the empty board's data, made once
 
         def compile(board: Board) -> tuple[str, Callable[[], CompiledModel]]:
             data = self.call("puzzle_checker_data", puzzle_type=ptype, params=params, board=board,
                              solver=self.backend.info)
-            data = dict(self.data(ptype, params, empty) if data is None else data)
-            data[DIFFERS_NAME] = list(full)
-            return (json.dumps(data, sort_keys=True),
-                    lambda: self.backend.compile(ptype, data, [differs_from(ptype.decision)]))
+            if data is None:
+                if not default:
+                    empty = dict(self.data(ptype, params, tuple([0] * len(full))))
+                    default.append(("", {**empty, DIFFERS_NAME: list(full)}))
+                key, data = default[0]
+            else:
+                data = {**data, DIFFERS_NAME: list(full)}
+                key = json.dumps(data, sort_keys=True)
+            return key, lambda: self.backend.compile(ptype, data, [differs_from(ptype.decision)])
         return Checker(compile)
 
     # -- GenPuzzles ---------------------------------------------------------------------
