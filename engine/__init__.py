@@ -10,7 +10,8 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 hookimpl = pluggy.HookimplMarker("puzzle_engine")
 
-from .types import Board, Complexity, Param, Parsed, PuzzleType, Transformation  # noqa: E402
+from .types import (Board, Complexity, Param, Parsed, PropagationLevel, PuzzleType,  # noqa: E402
+                    Transformation)
 from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "Complexity",
     "Param",
     "Parsed",
+    "PropagationLevel",
     "PuzzleEngineError",
     "PuzzleInputError",
     "PuzzleType",

@@ -13,6 +13,7 @@ A solver time-out is reported as incomplete (*unknown*), never as an answer.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import re
@@ -166,8 +167,10 @@ class Backend:
 
     # -- compile once, then check many times -------------------------------------------
     def compile(self, ptype: PuzzleType, data: Mapping[str, Any],
-                extra: Sequence[str] = ()) -> CompiledModel:
-        return CompiledModel(self, ptype, data, extra)
+                extra: Sequence[str] = (), flags: Sequence[str] = ()) -> CompiledModel:
+        """Flatten once. ``flags`` go to the MiniZinc compiler, e.g. ``("-O5",)`` for
+        singleton-arc-consistency probing of the root while flattening."""
+        return CompiledModel(self, ptype, data, extra, flags)
 
 
 def _model_error(ptype: PuzzleType, exc: Exception) -> str:
@@ -183,11 +186,35 @@ def _model_error(ptype: PuzzleType, exc: Exception) -> str:
 _MARKERS = ("==========", "=====UNSATISFIABLE=====")
 
 
+@dataclass(frozen=True)
+class Run:
+    """One run of a compiled model: solutions found (up to the limit), whether that count
+    is definite (False on a time-out), the solver's statistics (``nodes``, ``failures``,
+    ``propagations``, ``peakDepth``... as numbers) and the first solution's board."""
+
+    found: int
+    complete: bool
+    stats: Mapping[str, float]
+    first: Board | None = None
+
+
+def _stats(stdout: str) -> dict[str, float]:
+    stats = {}
+    for line in stdout.splitlines():
+        if line.startswith("%%%mzn-stat:") and "=" in line:
+            key, _, value = line[12:].strip().partition("=")
+            try:
+                stats[key] = float(value)
+            except ValueError:
+                pass
+    return stats
+
+
 class CompiledModel:
     """A model flattened to FlatZinc once, with the decision array's FlatZinc names."""
 
     def __init__(self, backend: Backend, ptype: PuzzleType, data: Mapping[str, Any],
-                 extra: Sequence[str]):
+                 extra: Sequence[str], flags: Sequence[str] = ()):
         self.backend = backend
         self._dir = tempfile.TemporaryDirectory(prefix="puzzle-engine-")
         tmp = Path(self._dir.name)
@@ -201,42 +228,92 @@ class CompiledModel:
                 files.append(str(part))
         (tmp / "data.json").write_text(json.dumps(dict(data)))
         fzn = tmp / "model.fzn"
-        proc = subprocess.run([_minizinc_binary(), "--solver", backend.info.id, "-c", *files,
+        proc = subprocess.run([_minizinc_binary(), "--solver", backend.info.id, *flags, "-c", *files,
                                str(tmp / "data.json"), "--fzn", str(fzn), "--ozn", os.devnull],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ModelError(f"model error in puzzle '{ptype.name}': {_first_line(proc.stderr)}")
         lines = fzn.read_text().splitlines()
+        self._decision = ptype.decision
+        # A name per square: a FlatZinc variable, or a literal where flattening fixed it.
         self._names = _decision_names(lines, ptype.decision, ptype.name)
         solve_at = next(i for i, ln in enumerate(lines) if ln.startswith("solve"))
         self._head = "\n".join(lines[:solve_at]) + "\n"
-        self._tail = "\n".join(lines[solve_at:]) + "\n"
-        self._path = tmp / "check.fzn"
+        self._solve = lines[solve_at]
+        self._tail = "\n".join(lines[solve_at + 1:]) + "\n"
+        self._ids = itertools.count()  # a file per run, so that threads may share the model
+        # The flattened model fails outright (e.g. SAC probing refuted it).
+        self.failed = any(ln.strip() == "constraint bool_eq(false,true);" for ln in lines) or \
+            "=====UNSATISFIABLE=====" in proc.stdout
+
+    @property
+    def squares(self) -> int:
+        return len(self._names)
+
+    def unfixed(self) -> list[int]:
+        """The squares that flattening left as variables (the rest are literals)."""
+        return [i for i, name in enumerate(self._names) if not _literal(name)]
 
     def count(self, board: Board, limit: int) -> tuple[int, bool]:
         """Solutions of the compiled model with ``board``'s givens fixed, up to ``limit``.
         Returns ``(count, complete)``; ``complete`` is False on a time-out."""
+        run = self.run(board, limit)
+        return run.found, run.complete
+
+    def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
+            stats: bool = False, solution: bool = False) -> Run:
+        """Run the solver with ``board``'s givens fixed.
+
+        :param order: when given, the search branches on these squares in this order
+            (``input_order``, smallest value first) instead of the model's annotation.
+        :param stats: ask the solver for its statistics (``-s``).
+        :param solution: parse the first solution's board.
+        """
         if len(board) != len(self._names):
             raise ValueError(f"board has {len(board)} squares, model has {len(self._names)}")
         fixes = "".join(f"constraint int_eq({self._names[i]},{v});\n"
-                        for i, v in enumerate(board) if v)
-        self._path.write_text(self._head + fixes + self._tail)
+                        for i, v in enumerate(board) if v and not _literal(self._names[i]))
+        solve = self._solve
+        if order is not None:
+            names = [self._names[i] for i in order if not _literal(self._names[i])]
+            solve = (f"solve :: int_search([{','.join(names)}],input_order,indomain_min,complete) "
+                     "satisfy;" if names else "solve satisfy;")
+        path = Path(self._dir.name) / f"run{next(self._ids)}.fzn"
+        path.write_text(self._head + fixes + solve + "\n" + self._tail)
         backend = self.backend
         backend.calls += 1
+        flags = ["-f"] if backend.free_search and order is None else []
+        if stats:
+            flags.append("-s")
         try:
-            flags = ["-f"] if backend.free_search else []
-            proc = subprocess.run([backend.info.executable, *flags, "-n", str(limit), str(self._path)],
+            proc = subprocess.run([backend.info.executable, *flags, "-n", str(limit), str(path)],
                                   capture_output=True, text=True, timeout=backend.time_limit)
         except subprocess.TimeoutExpired:
-            return 0, False
+            return Run(0, False, {})
+        finally:
+            path.unlink(missing_ok=True)
         found = sum(1 for ln in proc.stdout.splitlines() if ln == "----------")
         if proc.returncode != 0 and found == 0 and not any(m in proc.stdout for m in _MARKERS):
             raise SolverError(f"{backend.info.name} failed: {_first_line(proc.stderr + proc.stdout)}")
         complete = found >= limit or any(m in proc.stdout for m in _MARKERS)
-        return found, complete
+        first = _first_solution(proc.stdout, self._decision) if solution and found else None
+        return Run(found, complete, _stats(proc.stdout) if stats else {}, first)
 
     def close(self) -> None:
         self._dir.cleanup()
+
+
+def _literal(name: str) -> bool:
+    return name.lstrip("-").isdigit()
+
+
+def _first_solution(stdout: str, decision: str) -> Board | None:
+    prefix = f"{decision} = "
+    for line in stdout.splitlines():
+        if line.startswith(prefix) and "[" in line:
+            inside = line[line.index("[") + 1:line.rindex("]")]
+            return tuple(int(v) for v in inside.split(",") if v.strip())
+    return None
 
 
 def _decision_names(lines: list[str], decision: str, ptype: str) -> list[str]:

@@ -40,6 +40,21 @@ TimeOpt = Annotated[Optional[float], typer.Option("--time-limit", help="Seconds 
 FormatOpt = Annotated[str, typer.Option("--format", help="text (grid), line (one line, '.' for "
                       "empty) or json (JSON Lines).")]
 
+RunsOpt = Annotated[int, typer.Option("--runs", help="R: solves per pass, each branching in "
+                    "its own random order.")]
+CutoffOpt = Annotated[float, typer.Option("--cutoff", help="Below this mean of the "
+                      "strengthened pass, grade on the plain model.")]
+GradeSeedOpt = Annotated[int, typer.Option("--grade-seed", help="Seed of the random search "
+                         "orders.")]
+StrengthenOpt = Annotated[bool, typer.Option("--strengthen/--no-strengthen", help="Run the "
+                          "strengthened pass (SAC probing + implied constraints) first.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", help="Solver processes at once.")]
+ModelOpt = Annotated[Optional[Path], typer.Option("--model", help="Level model from "
+                     "'puzzle-engine train' (default: the one the plugin ships, if any).")]
+GradeSolverOpt = Annotated[Optional[str], typer.Option("--solver", help="Solver to grade with "
+                           "(default gecode: node counts of solvers that learn, like Chuffed, "
+                           "measure something else).")]
+
 
 @contextlib.contextmanager
 def _errors():
@@ -144,6 +159,13 @@ def gen(
                      "with --batch 1 (one by one).")] = 16,
     workers: Annotated[int, typer.Option("--workers", help="Generate puzzles in this many "
                        "processes (output stays in seed order).")] = 1,
+    difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
+                          "the level model grades at this level (trying seed after seed).")] = None,
+    attempts: Annotated[int, typer.Option("--attempts", help="With --difficulty: seeds tried "
+                        "per puzzle before giving up.")] = 20,
+    grader: Annotated[str, typer.Option("--grader", help="With --difficulty or --complexity "
+                      "difficulty: 'svm' or 'thresholds'.")] = "svm",
+    model: ModelOpt = None,
     time_limit: TimeOpt = None,
 ):
     """Generate puzzles with GenPuzzles. Puzzle options (like [bold]--size 16[/]) follow the
@@ -153,7 +175,7 @@ def gen(
         for name, value, least in (("--count", count, 1), ("--target-empty", target_empty, 1),
                                    ("--max-solutions", max_solutions, 1),
                                    ("--variants", variants, 0), ("--batch", batch, 1),
-                                   ("--workers", workers, 1)):
+                                   ("--workers", workers, 1), ("--attempts", attempts, 1)):
             if value is not None and value < least:
                 raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
         host = _host()
@@ -162,17 +184,37 @@ def gen(
         params = engine.check_params(ptype, _plugin_params(ptype, ctx.args))
         options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
                              variants=variants, complexity=complexity, batch=batch)
+        judge = None
+        if difficulty is not None or complexity == DIFFICULTY:
+            judge = _difficulty_judge(host, ptype, params, model, grader, config, time_limit)
+            if difficulty is not None and difficulty not in judge.labels:
+                raise PuzzleInputError(f"unknown --difficulty '{difficulty}' (the levels of "
+                                       f"{judge.model.source}: {', '.join(judge.labels)})")
+            if workers > 1:
+                raise PuzzleInputError("--workers cannot be combined with --difficulty or "
+                                       "--complexity difficulty yet")
+            if complexity == DIFFICULTY:
+                host.complexities[DIFFICULTY] = judge.complexity()
         host.get_complexity(complexity)
-        done, seed = _resume_state(out, fmt, resume, seed, variants)
+        if difficulty is not None:
+            done, seed = _resume_difficulty(out, fmt, resume, seed)
+        else:
+            done, seed = _resume_state(out, fmt, resume, seed, variants)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
             err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
         sink = open(out, "a" if resume else "w") if out else None
         try:
-            _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers)
+            if difficulty is not None:
+                _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out,
+                                judge, difficulty, attempts)
+            else:
+                _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers)
         finally:
             if sink:
                 sink.close()
+            if judge:
+                judge.close()
 
 
 def _resume_state(out: Path | None, fmt: str, resume: bool, seed: int | None, variants: int
@@ -237,6 +279,96 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out,
                         text = _render(engine, ptype, params, p.grid, fmt)
                         write(text + ("\n" if fmt == "text" and (count > 1 or result.variants) else ""))
                 progress.advance(task)
+    except KeyboardInterrupt:
+        kept = f"; the finished puzzles are in {out}, rerun with --resume to go on" if out else ""
+        err_console.print(f"puzzle-engine: interrupted{kept}")
+        raise typer.Exit(130) from None
+
+
+DIFFICULTY = "difficulty"
+
+
+class _Judge:
+    """A level model with a grader built from the options it was trained with."""
+
+    def __init__(self, model, grader, which: str):
+        self.model, self.grader, self.which = model, grader, which
+        self.labels = model.labels
+        self._checked = False
+
+    def grade(self, board: Board):
+        g = self.grader.grade(board)
+        if not self._checked:
+            from .levels import grading_signature
+            engine = self.grader.engine
+            self.model.check_compatible(grading_signature(self.grader.options, engine.backend.solver_id,
+                                                          self.grader.ptype.name, self.grader.params),
+                                        list(g.features()))
+            self._checked = True
+        levels = self.model.predict(g)
+        return g, levels[self.which], levels
+
+    def complexity(self):
+        from .types import Complexity
+        return Complexity(DIFFICULTY, lambda ptype, params, board: self.grade(board)[1],
+                          f"the level from {self.model.source} ({self.which})")
+
+    def close(self) -> None:
+        self.grader.close()
+
+
+def _difficulty_judge(host, ptype, params, model, which, config, time_limit) -> _Judge:
+    from .grading import Grader
+    if which not in ("svm", "thresholds"):
+        raise PuzzleInputError(f"bad --grader '{which}': expected svm or thresholds")
+    probe = _engine(host, ptype, "gecode", config, time_limit)
+    level_model = _level_model(probe, ptype, params, model, True)
+    engine = _engine(host, ptype, level_model.grading["solver"], config, time_limit)
+    return _Judge(level_model, Grader(engine, ptype, params, level_model.grade_options(jobs=2)), which)
+
+
+def _resume_difficulty(out: Path | None, fmt: str, resume: bool, seed: int | None
+                       ) -> tuple[int, int | None]:
+    """With --difficulty, seeds that miss the level are skipped, so a batch resumes after the
+    seed of the last record written (JSON only)."""
+    if not resume:
+        return _resume_state(out, fmt, False, seed, 0)
+    if fmt != "json":
+        raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
+    done, _ = _resume_state(out, fmt, True, None, 0)
+    if done == 0:
+        return 0, seed
+    last = json.loads(out.read_text().splitlines()[-1])
+    return done, int(last["difficulty"]["next_seed"])
+
+
+def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out, judge,
+                    level, attempts) -> None:
+    shape = ptype.shape(params)
+    write = (lambda s: (sink.write(s + "\n"), sink.flush())) if sink else \
+        (lambda s: out_console.print(s, markup=False))
+    next_seed = seed
+    try:
+        for _ in range(done, count):
+            for _ in range(attempts):
+                result = engine.generate(ptype, params, next_seed, options)
+                next_seed += 1
+                g, got, levels = judge.grade(result.puzzle.grid)
+                if got == level:
+                    break
+            else:
+                raise PuzzleInputError(
+                    f"no '{level}' puzzle in {attempts} attempts (seeds {next_seed - attempts}.."
+                    f"{next_seed - 1}); raise --attempts, or change --target-empty or the options")
+            note = {"level": got, "grader": judge.which, "model": judge.model.source,
+                    "mean_nodes": round(g.mean_nodes, 4), "mode": g.mode,
+                    "probabilities": levels["probabilities"], "next_seed": next_seed}
+            for p in [result.puzzle] + result.variants:
+                if fmt == "json":
+                    write(json.dumps({**p.to_json(shape), "difficulty": note}))
+                else:
+                    text = _render(engine, ptype, params, p.grid, fmt)
+                    write(text + ("\n" if fmt == "text" and (count > 1 or result.variants) else ""))
     except KeyboardInterrupt:
         kept = f"; the finished puzzles are in {out}, rerun with --resume to go on" if out else ""
         err_console.print(f"puzzle-engine: interrupted{kept}")
@@ -369,6 +501,170 @@ def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
                                   f"{note.get(answer, '')}", markup=False)
         if not all_unique:
             raise typer.Exit(1)
+
+
+# -- grade / train ----------------------------------------------------------------------------
+def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, strengthen, jobs):
+    from .grading import GradeOptions
+    host = _host()
+    ptype = host.get_type(puzzle)
+    raw = _plugin_params(ptype, ctx.args)
+    engine = _engine(host, ptype, solver or "gecode", config, time_limit)
+    options = GradeOptions(runs=runs, cutoff=cutoff, seed=grade_seed, strengthen=strengthen,
+                           jobs=jobs)
+    options.check()
+    return engine, ptype, raw, options
+
+
+def _level_model(engine: Engine, ptype: PuzzleType, params, model: Path | None, needed: bool):
+    """The level model to use: ``--model``, else the plugin's, else None (an error when
+    ``needed``)."""
+    from .levels import LevelModel
+    path = model
+    if path is None:
+        path = engine.call("puzzle_grading_model", puzzle_type=ptype, params=params)
+        if path is None or not path.is_file():
+            if needed:
+                raise PuzzleInputError(f"no trained level model for '{ptype.name}' with these "
+                                       "options: pass --model FILE from 'puzzle-engine train'")
+            return None
+    return LevelModel.load(path)
+
+
+def _checked_model(level_model, engine, ptype, params, options, grade):
+    from .levels import grading_signature
+    if level_model is not None:
+        signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
+        level_model.check_compatible(signature, list(grade.features()))
+    return level_model
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolverOpt = None,
+          config: ConfigOpt = None, time_limit: TimeOpt = None,
+          fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+          model: ModelOpt = None, runs: RunsOpt = 50, cutoff: CutoffOpt = 500.0,
+          grade_seed: GradeSeedOpt = 0, strengthen: StrengthenOpt = True, jobs: JobsOpt = 2):
+    """Grade puzzles: mean search nodes over random orders, and the level from each grader."""
+    from .grading import Grader
+    with _errors():
+        if fmt not in ("text", "json"):
+            raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
+        engine, ptype, raw, options = _grading(ctx, puzzle, solver, config, time_limit, runs,
+                                               cutoff, grade_seed, strengthen, jobs)
+        graders: dict[str, Grader] = {}
+        level_model = checked = None
+        try:
+            for parsed in _load_puzzles(engine, ptype, raw, _read_input(source), source):
+                key = json.dumps(parsed.params, sort_keys=True)
+                if key not in graders:
+                    graders[key] = Grader(engine, ptype, parsed.params, options)
+                g = graders[key].grade(parsed.board)
+                if checked is None:
+                    level_model = _level_model(engine, ptype, parsed.params, model, False)
+                    checked = _checked_model(level_model, engine, ptype, parsed.params, options, g)
+                    if level_model is None:
+                        err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
+                                          "these options; showing the measurements only")
+                levels = level_model.predict(g) if level_model else None
+                _print_grade(g, levels, fmt)
+        finally:
+            for g in graders.values():
+                g.close()
+
+
+def _print_grade(g, levels, fmt: str) -> None:
+    if fmt == "json":
+        record = g.to_json()
+        record.pop("puzzle")
+        record["levels_by"] = levels
+        out_console.print(json.dumps(record), markup=False)
+        return
+    f = g.figure
+    lines = [f"mean nodes {f.mean_nodes:.1f} (sd {f.sd_nodes:.1f}, se {f.se_nodes:.2f}, "
+             f"R = {f.runs}), mode {g.mode}"]
+    if g.strengthened is not None and g.mode != "strengthened":
+        lines.append(f"  strengthened pass: {g.strengthened.mean_nodes:.1f} nodes, below the "
+                     f"cut-off {g.options.cutoff:g}")
+    if g.levels:
+        lines.append("solved by propagation alone at: " + ", ".join(
+            f"{name} {'yes' if lv.root else 'no'}" for name, lv in g.levels.items()))
+    if levels:
+        lines.append(f"level (thresholds on ln nodes): {levels['thresholds']}")
+        probs = ", ".join(f"{k} {v:.2f}" for k, v in levels["probabilities"].items())
+        lines.append(f"level (SVM): {levels['svm']}  ({probs})")
+    out_console.print("\n".join(lines), markup=False)
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def train(ctx: typer.Context, puzzle: str,
+          data: Annotated[Path, typer.Option("--data", help="CSV with columns "
+                          "puzzle,label[,rating] (source_rating is read as the rating).")],
+          out: Annotated[Optional[Path], typer.Option("--out", help="Level model to write "
+                         "(default: PUZZLE-levels.joblib).")] = None,
+          features: Annotated[Optional[Path], typer.Option("--features", help="Feature table, "
+                              "written as puzzles are graded; an interrupted run resumes from "
+                              "it (default: OUT with .features.csv).")] = None,
+          solver: GradeSolverOpt = None, config: ConfigOpt = None, time_limit: TimeOpt = None,
+          runs: RunsOpt = 50, cutoff: CutoffOpt = 500.0, grade_seed: GradeSeedOpt = 0,
+          strengthen: StrengthenOpt = True, jobs: JobsOpt = 2,
+          per_label: Annotated[Optional[int], typer.Option("--per-label", help="Use only the "
+                               "first N puzzles of each label.")] = None):
+    """Fit difficulty levels from labelled puzzles: thresholds on ln(mean nodes) and an SVM."""
+    from .grading import GradeOptions, Grader
+    from .levels import FeatureTable, LevelModel, grading_signature, measure, read_labelled
+    with _errors():
+        engine, ptype, raw, options = _grading(ctx, puzzle, solver, config, time_limit, runs,
+                                               cutoff, grade_seed, strengthen, jobs)
+        if per_label is not None and per_label < 1:
+            raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
+        examples = read_labelled(data, lambda text: _parse(engine, ptype, raw, text).board)
+        if per_label is not None:
+            seen: dict[str, int] = {}
+            examples = [e for e in examples
+                        if (seen.__setitem__(e.label, seen.get(e.label, 0) + 1) or seen[e.label]) <= per_label]
+        params = _parse(engine, ptype, raw, examples[0].text).params
+        out = out or Path(f"{ptype.name}-levels.joblib")
+        features = features or out.with_suffix(".features.csv")
+        signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
+        table = FeatureTable(features, signature)
+        one_job = GradeOptions(**{**options.__dict__, "jobs": 1})
+        grader = Grader(engine, ptype, params, one_job)
+        progress = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=err_console, transient=True)
+        try:
+            with progress:
+                task = progress.add_task("grading", total=len(examples),
+                                         completed=sum(e.text in table.rows for e in examples))
+                measure(examples, table, lambda e: grader.grade(e.board, f"{data}, line {e.line}"),
+                        jobs=jobs, progress=lambda: progress.advance(task))
+        except KeyboardInterrupt:
+            err_console.print(f"puzzle-engine: interrupted; the graded puzzles are in {features}, "
+                              "rerun the same command to go on")
+            raise typer.Exit(130) from None
+        finally:
+            grader.close()
+        level_model = LevelModel.fit(table, examples, {"file": data.name, "per_label": per_label})
+        level_model.save(out)
+        _print_training(level_model, out, features)
+
+
+def _print_training(m, out: Path, features: Path) -> None:
+    out_console.print(f"wrote {out} ({m.trained_on['rows']} puzzles, labels "
+                      f"{', '.join(m.labels)}; features in {features})", markup=False)
+    med = ", ".join(f"{label} {v:.2f}" for label, v in zip(m.thresholds["labels"], m.thresholds["medians"]))
+    out_console.print(f"median ln(mean nodes) per label: {med}", markup=False)
+    ev = m.evaluation
+    if not ev:
+        out_console.print("(too few puzzles per label for 5-fold cross-validation)", markup=False)
+        return
+    for name in ("svm", "thresholds"):
+        out_console.print(f"{name}: {ev['folds']}-fold accuracy {ev[name]['accuracy']:.3f}; "
+                          "confusion (rows true, columns predicted, order "
+                          f"{', '.join(ev['labels'])}): {ev[name]['confusion']}", markup=False)
+    if "spearman" in ev:
+        out_console.print("Spearman rho against the rating: " + ", ".join(
+            f"{k} {v:.3f}" for k, v in ev["spearman"].items()), markup=False)
 
 
 # -- plugins / solvers ------------------------------------------------------------------------

@@ -217,18 +217,22 @@ class Engine:
             return None
         return boards[0]
 
-    def features(self, ptype: PuzzleType, params, board: Board) -> dict[str, float]:
-        """The plugin's feature vector of a puzzle with a unique solution."""
-        result, boards = self.solve(ptype, params, board, nr_solutions=2)
-        if result.status == "unknown":
-            raise SolverError(f"solver timed out solving the '{ptype.name}' puzzle")
-        if len(boards) != 1:
-            raise PuzzleInputError(f"the puzzle has {'no solution' if not boards else '2 or more solutions'}; "
-                                   "features need a unique solution")
-        checker = self.checker(ptype, params, boards[0])
+    def features(self, ptype: PuzzleType, params, board: Board,
+                 solution: Board | None = None) -> dict[str, float]:
+        """The plugin's feature vector of a puzzle with a unique solution (``solution``, if
+        the caller already knows it; otherwise the engine solves the puzzle)."""
+        if solution is None:
+            result, boards = self.solve(ptype, params, board, nr_solutions=2)
+            if result.status == "unknown":
+                raise SolverError(f"solver timed out solving the '{ptype.name}' puzzle")
+            if len(boards) != 1:
+                raise PuzzleInputError(f"the puzzle has {'no solution' if not boards else '2 or more solutions'}; "
+                                       "features need a unique solution")
+            solution = boards[0]
+        checker = self.checker(ptype, params, tuple(solution))
         try:
             return self.call("puzzle_features", puzzle_type=ptype, params=params, board=board,
-                             solution=boards[0], checker=checker)
+                             solution=tuple(solution), checker=checker)
         finally:
             checker.close()
 

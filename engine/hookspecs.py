@@ -158,3 +158,41 @@ def puzzle_register_complexities(register):
     returns a hashable hardness level. The host registers ``givens`` (the number of
     givens).
     """
+
+
+@hookspec(firstresult=True)
+def puzzle_propagation_levels(puzzle_type, params):
+    """Return the type's propagation levels for grading, weakest first, or ``None``.
+
+    A level is a ``PropagationLevel(name, data)``: MiniZinc data merged into the puzzle's
+    data so that the model propagates more or less strongly (e.g. a ``level``
+    parameter that picks value- or domain-consistent all-different and adds redundant
+    counting constraints). Every level must keep exactly the same solutions.
+
+    The grader solves each level once and records whether propagation alone solved the
+    puzzle (no search) and the nodes it took: "solvable at increasing consistency
+    levels", features the SVM can learn from. The *first* level is also the plain model of
+    the multiple method's second pass (see ``docs/grading.md``). ``None`` means one level,
+    the model as it is.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_implied_constraints(puzzle_type, params):
+    """Return MiniZinc code with implied constraints for the grader's strengthened pass,
+    or ``None``.
+
+    Paper 002 adds a global cardinality constraint to the Combination model for this. The
+    code is added to the model only for that pass, together with SAC probing at the root
+    (MiniZinc ``-O5``). It must not change the solutions.
+    """
+
+
+@hookspec(firstresult=True)
+def puzzle_grading_model(puzzle_type, params):
+    """Return the path (``pathlib.Path`` or ``importlib.resources`` traversable) of a
+    trained level model shipped for these parameters, or ``None``.
+
+    ``puzzle-engine train`` writes such a file. ``grade`` and ``gen --difficulty`` use it
+    when ``--model`` is not given.
+    """

@@ -101,3 +101,13 @@ class Complexity:
     name: str
     level: Callable[[PuzzleType, Mapping[str, Any], Board], Hashable]
     description: str = ""
+
+
+@dataclass(frozen=True)
+class PropagationLevel:
+    """One propagation strength of a type's model, for grading
+    (``puzzle_propagation_levels``): ``data`` is merged into the model's data."""
+
+    name: str
+    data: Mapping[str, Any]
+    description: str = ""

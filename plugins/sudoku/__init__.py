@@ -1,7 +1,7 @@
 """The built-in Sudoku plugin: boxes of any shape r x c (4x4 up to 35x35)."""
 from importlib.resources import files
 
-from puzzle_engine import Param, Parsed, PuzzleType, Transformation, hookimpl
+from puzzle_engine import Param, Parsed, PropagationLevel, PuzzleType, Transformation, hookimpl
 
 from . import logic
 
@@ -67,7 +67,30 @@ def puzzle_to_data(puzzle_type, params, board):
     if not _mine(puzzle_type):
         return None
     n, r, c = logic.dims(params)
-    return {"r": r, "c": c, "givens": [list(board[i * n:(i + 1) * n]) for i in range(n)]}
+    return {"r": r, "c": c, "givens": [list(board[i * n:(i + 1) * n]) for i in range(n)],
+            "level": 0}
+
+
+# The model's `level` parameter (models_mzn/sudoku.mzn), weakest first: naked singles,
+# + hidden singles, + naked/hidden subsets, + pointing and box/line reduction.
+LEVELS = (
+    PropagationLevel("singles", {"level": 1}, "value-consistent all-different"),
+    PropagationLevel("hidden", {"level": 2}, "+ every value once per unit (hidden singles)"),
+    PropagationLevel("subsets", {"level": 3}, "domain-consistent all-different + hidden singles"),
+    PropagationLevel("lines", {"level": 4}, "+ counts per box line (pointing, box/line)"),
+)
+
+
+@hookimpl
+def puzzle_propagation_levels(puzzle_type, params):
+    return LEVELS if _mine(puzzle_type) else None
+
+
+@hookimpl
+def puzzle_grading_model(puzzle_type, params):
+    if not _mine(puzzle_type) or params["size"] != 9:
+        return None
+    return files(__package__) / "grading" / "sudoku-9x9.joblib"
 
 
 @hookimpl

@@ -1,0 +1,271 @@
+"""Difficulty grading: the multiple method of paper 002 (section 5), generic over plugins.
+
+A puzzle is solved ``runs`` times. Each run branches on the empty squares in a different
+seeded random order (``int_search(order, input_order, indomain_min)``), and the grader
+averages the solver's search nodes. The puzzle is flattened once per pass; runs change only
+the search annotation of the FlatZinc.
+
+Pass 1 (strengthened): the model plus the plugin's implied constraints, flattened with
+singleton-arc-consistency probing at the root (MiniZinc ``-O5``). If its mean is below the
+cut-off (500 nodes), pass 2 (plain) runs the model as it is, without either, for a finer
+figure, as paper 002 does. The grade records which pass produced it.
+
+The grader also solves the puzzle once at each of the plugin's propagation levels and
+records whether propagation alone solved it. ``levels.py`` turns all of this into levels.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .backend import CompiledModel, Run
+from .errors import PuzzleInputError, SolverError
+from .types import Board, PropagationLevel, PuzzleType
+
+STRENGTHENED, PLAIN = "strengthened", "plain"
+
+
+@dataclass(frozen=True)
+class GradeOptions:
+    runs: int = 50          # R: solves per pass, each in its own random order
+    cutoff: float = 500.0   # below this mean (pass 1), re-run without strengthening
+    seed: int = 0           # the random orders come from random.Random(seed)
+    strengthen: bool = True  # False: skip pass 1, grade on the plain model only
+    jobs: int = 1           # solver processes at once
+
+    def check(self) -> None:
+        if self.runs < 1:
+            raise PuzzleInputError(f"--runs must be at least 1, not {self.runs}")
+        if self.cutoff < 0:
+            raise PuzzleInputError(f"--cutoff must be at least 0, not {self.cutoff}")
+        if self.jobs < 1:
+            raise PuzzleInputError(f"--jobs must be at least 1, not {self.jobs}")
+
+
+@dataclass(frozen=True)
+class PassStats:
+    """The statistics of one pass over ``runs`` random orders."""
+
+    runs: int
+    mean_nodes: float
+    sd_nodes: float
+    se_nodes: float
+    mean_failures: float
+    mean_propagations: float
+    mean_depth: float
+    solved_by_flattening: bool = False  # SAC fixed every square: no search at all
+
+    @classmethod
+    def of(cls, runs: Sequence[Run], by_flattening: bool = False) -> PassStats:
+        def col(key: str) -> list[float]:
+            return [r.stats.get(key, 0.0) for r in runs]
+        nodes = col("nodes")
+        sd = statistics.stdev(nodes) if len(nodes) > 1 else 0.0
+        return cls(runs=len(runs), mean_nodes=statistics.fmean(nodes), sd_nodes=sd,
+                   se_nodes=sd / math.sqrt(len(nodes)), mean_failures=statistics.fmean(col("failures")),
+                   mean_propagations=statistics.fmean(col("propagations")),
+                   mean_depth=statistics.fmean(col("peakDepth")), solved_by_flattening=by_flattening)
+
+
+@dataclass(frozen=True)
+class LevelStats:
+    """One solve at a propagation level, branching in board order."""
+
+    root: bool      # propagation alone solved it (no branching)
+    nodes: float
+    failures: float
+
+
+@dataclass
+class Grade:
+    """What the grader measured for one puzzle. ``mode`` names the pass whose figure is
+    the grade (``mean_nodes`` ...)."""
+
+    puzzle: str
+    mode: str
+    figure: PassStats
+    strengthened: PassStats | None
+    plain: PassStats | None
+    levels: dict[str, LevelStats]
+    solutions: int
+    solution: Board
+    plugin_features: dict[str, float]
+    solver: str
+    solver_version: str
+    options: GradeOptions
+
+    @property
+    def mean_nodes(self) -> float:
+        return self.figure.mean_nodes
+
+    @property
+    def ln_nodes(self) -> float:
+        return math.log(max(self.figure.mean_nodes, 1.0))
+
+    def solver_features(self) -> dict[str, float]:
+        """The grader's measurements as features (logs of counts, which span decades)."""
+        f = self.figure
+        s = self.strengthened
+        feats = {
+            "ln_mean_nodes": self.ln_nodes,
+            "ln_sd_nodes": math.log1p(f.sd_nodes),
+            "ln_mean_failures": math.log1p(f.mean_failures),
+            "ln_mean_propagations": math.log1p(f.mean_propagations),
+            "mean_depth": f.mean_depth,
+            "mode_strengthened": float(self.mode == STRENGTHENED),
+            "ln_strengthened_nodes": math.log1p(s.mean_nodes) if s else float("nan"),
+        }
+        for name, lv in self.levels.items():
+            feats[f"level_{name}_root"] = float(lv.root)
+            feats[f"level_{name}_ln_nodes"] = math.log1p(lv.nodes)
+        return feats
+
+    def features(self) -> dict[str, float]:
+        return {"solutions": float(self.solutions), **self.plugin_features, **self.solver_features()}
+
+    def to_json(self) -> dict[str, Any]:
+        def stats(p: PassStats | None):
+            return None if p is None else {k: round(v, 4) if isinstance(v, float) else v
+                                           for k, v in asdict(p).items()}
+        return {"puzzle": self.puzzle, "mode": self.mode, "runs": self.figure.runs,
+                "mean_nodes": round(self.figure.mean_nodes, 4),
+                "sd_nodes": round(self.figure.sd_nodes, 4), "se_nodes": round(self.figure.se_nodes, 4),
+                "strengthened": stats(self.strengthened), "plain": stats(self.plain),
+                "levels": {k: asdict(v) for k, v in self.levels.items()},
+                "solver": self.solver, "solver_version": self.solver_version,
+                "options": {"runs": self.options.runs, "cutoff": self.options.cutoff,
+                            "seed": self.options.seed, "strengthen": self.options.strengthen}}
+
+
+class Grader:
+    """Grades puzzles of one type and parameters; the plain models are flattened once and
+    shared by every puzzle graded."""
+
+    def __init__(self, engine, ptype: PuzzleType, params: Mapping[str, Any],
+                 options: GradeOptions = GradeOptions()):
+        options.check()
+        self.engine = engine
+        self.ptype = ptype
+        self.params = dict(params)
+        self.options = options
+        self.n = engine.board_size(ptype, params)
+        levels = engine.call("puzzle_propagation_levels", puzzle_type=ptype, params=self.params)
+        self.levels: tuple[PropagationLevel, ...] = tuple(levels or ())
+        self.implied = engine.call("puzzle_implied_constraints", puzzle_type=ptype, params=self.params)
+        self._compiled: dict[str, CompiledModel] = {}
+        self._pool = ThreadPoolExecutor(options.jobs) if options.jobs > 1 else None
+
+    # -- models ---------------------------------------------------------------------------
+    def _base_data(self, board: Board) -> dict[str, Any]:
+        data = self.engine.call("puzzle_checker_data", puzzle_type=self.ptype, params=self.params,
+                                board=board, solver=self.engine.backend.info)
+        if data is None:
+            data = self.engine.data(self.ptype, self.params, tuple([0] * self.n))
+        return dict(data)
+
+    def _model(self, board: Board, extra_data: Mapping[str, Any] | None) -> CompiledModel:
+        """The model without givens (they are fixed per run), flattened once per data."""
+        data = {**self._base_data(board), **(extra_data or {})}
+        key = json.dumps(data, sort_keys=True)
+        if key not in self._compiled:
+            self._compiled[key] = self.engine.backend.compile(self.ptype, data)
+        return self._compiled[key]
+
+    def _map(self, fn, items):
+        return list(self._pool.map(fn, items)) if self._pool else [fn(x) for x in items]
+
+    # -- grading --------------------------------------------------------------------------
+    def grade(self, board: Board, label: str = "") -> Grade:
+        board = tuple(board)
+        if len(board) != self.n:
+            raise PuzzleInputError(f"the puzzle has {len(board)} squares, not {self.n}")
+        opts = self.options
+        base = self._model(board, None)
+        check = base.run(board, limit=2, solution=True)
+        if not check.complete:
+            raise SolverError(f"solver timed out checking that {label or 'the puzzle'} has one solution "
+                              "(unknown; raise --time-limit)")
+        if check.found != 1:
+            what = "no solution" if check.found == 0 else "2 or more solutions"
+            raise PuzzleInputError(f"{label or 'the puzzle'} has {what}; only puzzles with exactly "
+                                   "one solution can be graded")
+        solution = check.first
+        empty = [i for i, v in enumerate(board) if not v]
+        rng = random.Random(opts.seed)
+        orders = [rng.sample(empty, len(empty)) for _ in range(opts.runs)]
+
+        strengthened = plain = None
+        if opts.strengthen:
+            strengthened = self._strengthened(board, orders)
+        if strengthened is None or strengthened.mean_nodes < opts.cutoff:
+            plain = self._runs(base, board, orders)
+        mode = PLAIN if plain is not None else STRENGTHENED
+
+        levels = {}
+        for level in self.levels:
+            run = self._model(board, level.data).run(board, order=empty, stats=True)
+            self._need_complete(run, f"propagation level '{level.name}'", label)
+            depth = run.stats.get("peakDepth")
+            root = depth == 0 if depth is not None else run.stats.get("nodes", 0) <= 1
+            levels[level.name] = LevelStats(root=root, nodes=run.stats.get("nodes", 0.0),
+                                            failures=run.stats.get("failures", 0.0))
+
+        feats = self.engine.features(self.ptype, self.params, board, solution=solution)
+        info = self.engine.backend.info
+        return Grade(puzzle=label, mode=mode, figure=plain or strengthened, strengthened=strengthened,
+                     plain=plain, levels=levels, solutions=1, solution=solution,
+                     plugin_features=dict(feats), solver=info.id, solver_version=info.version,
+                     options=opts)
+
+    def _strengthened(self, board: Board, orders: list[list[int]]) -> PassStats:
+        """Pass 1: givens and implied constraints flattened with SAC probing (-O5)."""
+        data = self.engine.data(self.ptype, self.params, board)
+        extra = [self.implied] if self.implied else []
+        model = self.engine.backend.compile(self.ptype, data, extra, flags=("-O5",))
+        try:
+            if not model.unfixed():
+                # SAC fixed every square: every order is the same empty search, so one run
+                # stands for all of them.
+                run = model.run(board, order=[], stats=True)
+                self._need_complete(run, "the strengthened pass", "")
+                return PassStats.of([run] * len(orders), by_flattening=True)
+            return self._runs(model, board, orders)
+        finally:
+            model.close()
+
+    def _runs(self, model: CompiledModel, board: Board, orders: list[list[int]]) -> PassStats:
+        runs = self._map(lambda order: model.run(board, order=order, stats=True), orders)
+        for run in runs:
+            self._need_complete(run, "a graded run", "")
+        return PassStats.of(runs)
+
+    @staticmethod
+    def _need_complete(run: Run, what: str, label: str) -> None:
+        if not run.complete or run.found == 0:
+            if not run.complete:
+                raise SolverError(f"solver timed out in {what} of {label or 'the puzzle'} "
+                                  "(unknown; raise --time-limit)")
+            raise SolverError(f"{what} of {label or 'the puzzle'} found no solution "
+                              "(a propagation level or implied constraint removes solutions)")
+
+    def close(self) -> None:
+        for model in self._compiled.values():
+            model.close()
+        self._compiled.clear()
+        if self._pool:
+            self._pool.shutdown()
+
+    def __enter__(self) -> Grader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+__all__ = ["Grade", "GradeOptions", "Grader", "LevelStats", "PassStats", "PLAIN", "STRENGTHENED"]

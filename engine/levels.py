@@ -1,0 +1,358 @@
+"""Difficulty levels learnt from labelled puzzles (``puzzle-engine train``).
+
+Two graders come out of one labelled file:
+
+* **thresholds** (paper 003): the median of ln(mean nodes) per label. The labels are
+  ordered by that median, and a puzzle gets the label whose median is nearest (the
+  boundaries are the midpoints between neighbouring medians).
+* **an SVM** (paper 000): a scikit-learn ``Pipeline`` (impute, scale, ``SVC`` with class
+  probabilities) over the plugin's features and the grader's measurements.
+
+A level model is persisted with joblib, with its feature names, the package and
+scikit-learn versions, the grading options and the solver, and it is refused when any of
+them does not match the grader at hand.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import statistics
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import PuzzleEngineError, PuzzleInputError
+from .grading import Grade, GradeOptions
+from .types import Board
+
+FORMAT = "puzzle-engine-levels/1"
+RATING_COLUMNS = ("rating", "source_rating")
+
+
+class LevelModelError(PuzzleEngineError):
+    """A level model file that cannot be used here."""
+
+
+# -- labelled data ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Example:
+    line: int
+    text: str
+    label: str
+    rating: float | None
+    board: Board
+
+
+def read_labelled(path: Path, parse: Callable[[str], Board]) -> list[Example]:
+    """Rows ``puzzle,label[,rating]`` (``source_rating`` is read as the rating). Any bad
+    row is a one-line error naming the file and line."""
+    try:
+        handle = open(path, newline="")
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot read {path}: {exc.strerror}") from None
+    with handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header is None:
+            raise PuzzleInputError(f"{path}: empty file (expected a header 'puzzle,label[,rating]')")
+        header = [h.strip() for h in header]
+        if header[:2] != ["puzzle", "label"]:
+            raise PuzzleInputError(f"{path}, line 1: the header must start with 'puzzle,label', "
+                                   f"not '{','.join(header[:2])}'")
+        rating_at = next((i for i, h in enumerate(header) if h in RATING_COLUMNS), None)
+        examples = []
+        for row in reader:
+            where = f"{path}, line {reader.line_num}"
+            if not row or not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise PuzzleInputError(f"{where}: {len(row)} field{'s' * (len(row) != 1)}, expected {len(header)} "
+                                       f"({','.join(header)})")
+            text, label = row[0].strip(), row[1].strip()
+            if not label:
+                raise PuzzleInputError(f"{where}: field 'label' is empty")
+            rating = None
+            if rating_at is not None and row[rating_at].strip():
+                try:
+                    rating = float(row[rating_at])
+                except ValueError:
+                    raise PuzzleInputError(f"{where}: field '{header[rating_at]}' is not a number: "
+                                           f"'{row[rating_at]}'") from None
+            try:
+                board = parse(text)
+            except PuzzleInputError as exc:
+                raise PuzzleInputError(f"{where}: field 'puzzle': {exc}") from None
+            examples.append(Example(reader.line_num, text, label, rating, board))
+    if not examples:
+        raise PuzzleInputError(f"{path}: no puzzles")
+    return examples
+
+
+# -- the feature table (a resumable cache) ------------------------------------------------
+def grading_signature(options: GradeOptions, solver: str, puzzle: str, params: Mapping) -> dict:
+    return {"puzzle": puzzle, "params": dict(params), "solver": solver, "runs": options.runs,
+            "cutoff": options.cutoff, "seed": options.seed, "strengthen": options.strengthen,
+            "engine": __version__}
+
+
+class FeatureTable:
+    """Measured features per puzzle, appended row by row as each is graded, so that an
+    interrupted ``train`` keeps what it finished and resumes from there. The first line
+    records the grading options; a table made with others is refused."""
+
+    def __init__(self, path: Path, signature: dict):
+        self.path = path
+        self.signature = signature
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.names: list[str] | None = None
+        self._lock = threading.Lock()
+        if path.exists() and path.stat().st_size > 0:
+            self._load()
+
+    def _load(self) -> None:
+        lines = self.path.read_text().splitlines(keepends=True)
+        head = lines[0]
+        try:
+            found = json.loads(head[len("# grading: "):]) if head.startswith("# grading: ") else None
+        except json.JSONDecodeError:
+            found = None
+        if found is None:
+            raise PuzzleInputError(f"{self.path}, line 1: not a feature table of puzzle-engine")
+        if found != self.signature:
+            diff = ", ".join(f"{k} {found.get(k)!r} (now {v!r})" for k, v in self.signature.items()
+                             if found.get(k) != v)
+            raise PuzzleInputError(f"{self.path} was measured with other grading options: {diff}; "
+                                   "use those options or remove the file")
+        complete = [ln for ln in lines[1:] if ln.endswith("\n")]  # drop a line cut short
+        reader = csv.DictReader(complete)
+        self.names = [f for f in (reader.fieldnames or []) if f not in ("puzzle", "label", "rating")]
+        for row in reader:
+            self.rows[row["puzzle"]] = {"label": row["label"],
+                                        "rating": float(row["rating"]) if row["rating"] else None,
+                                        "features": {k: float(row[k]) for k in self.names}}
+        if len(complete) != len(lines) - 1:
+            self.path.write_text(head + "".join(complete))
+
+    def add(self, example: Example, features: Mapping[str, float]) -> None:
+        with self._lock:
+            names = list(features)
+            new = not self.path.exists() or self.path.stat().st_size == 0
+            if self.names is None:
+                self.names = names
+            elif names != self.names:
+                raise PuzzleInputError(f"{self.path}: the grader's features changed "
+                                       f"({', '.join(names)}); remove the file")
+            with open(self.path, "a", newline="") as handle:
+                if new:
+                    handle.write("# grading: " + json.dumps(self.signature, sort_keys=False) + "\n")
+                    handle.write(",".join(["puzzle", "label", "rating", *names]) + "\n")
+                rating = "" if example.rating is None else repr(example.rating)
+                handle.write(",".join([example.text, example.label, rating,
+                                       *(repr(float(features[k])) for k in names)]) + "\n")
+            self.rows[example.text] = {"label": example.label, "rating": example.rating,
+                                       "features": dict(features)}
+
+
+def measure(examples: Sequence[Example], table: FeatureTable, grade: Callable[[Example], Grade],
+            jobs: int = 1, progress: Callable[[], None] = lambda: None) -> None:
+    """Grade every example not yet in ``table``, ``jobs`` at a time, appending each."""
+    todo = [e for e in examples if e.text not in table.rows]
+
+    def one(example: Example) -> None:
+        try:
+            g = grade(example)
+        except PuzzleEngineError as exc:
+            raise type(exc)(f"line {example.line}: {exc}") from None
+        table.add(example, g.features())
+
+    if jobs <= 1:
+        for e in todo:
+            one(e)
+            progress()
+        return
+    with ThreadPoolExecutor(jobs) as pool:
+        futures = [pool.submit(one, e) for e in todo]
+        try:
+            for future in as_completed(futures):
+                future.result()
+                progress()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+
+
+# -- the two graders ------------------------------------------------------------------------
+def fit_thresholds(ln_nodes: Sequence[float], labels: Sequence[str]) -> dict[str, Any]:
+    by = {}
+    for x, y in zip(ln_nodes, labels):
+        by.setdefault(y, []).append(x)
+    first_seen = list(dict.fromkeys(labels))
+    medians = {y: statistics.median(xs) for y, xs in by.items()}
+    order = sorted(by, key=lambda y: (medians[y], first_seen.index(y)))
+    return {"labels": order, "medians": [medians[y] for y in order]}
+
+
+def predict_threshold(thresholds: Mapping[str, Any], ln_nodes: float) -> str:
+    medians = thresholds["medians"]
+    best = min(range(len(medians)), key=lambda i: (abs(ln_nodes - medians[i]), i))
+    return thresholds["labels"][best]
+
+
+def make_svm(seed: int = 0, calibration_folds: int = 5):
+    """Impute, scale, and an RBF ``SVC`` whose scores are calibrated into class
+    probabilities (scikit-learn 1.9's replacement for ``SVC(probability=True)``)."""
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+    svc = SVC(C=10.0, gamma="scale", random_state=seed)
+    return Pipeline([("impute", SimpleImputer(strategy="median", keep_empty_features=True)),
+                     ("scale", StandardScaler()),
+                     ("svm", CalibratedClassifierCV(svc, ensemble=False, cv=calibration_folds))])
+
+
+def _calibration_folds(labels: Sequence[str]) -> int:
+    return max(2, min(5, min(list(labels).count(y) for y in set(labels))))
+
+
+def cross_validate(X, y, ln_nodes, ratings, folds: int = 5, seed: int = 0) -> dict[str, Any]:
+    """Stratified k-fold accuracy and confusion matrices of both graders, and Spearman's
+    rho of ln(mean nodes) and of each grader's level against the rating."""
+    import numpy as np
+    from scipy.stats import spearmanr
+    from sklearn.metrics import confusion_matrix
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y, ln_nodes = np.asarray(X, float), np.asarray(y), np.asarray(ln_nodes, float)
+    svm_pred = np.empty(len(y), dtype=object)
+    thr_pred = np.empty(len(y), dtype=object)
+    for train, test in StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, y):
+        model = make_svm(seed, _calibration_folds(y[train].tolist())).fit(X[train], y[train])
+        svm_pred[test] = model.predict(X[test])
+        th = fit_thresholds(ln_nodes[train].tolist(), y[train].tolist())
+        thr_pred[test] = [predict_threshold(th, v) for v in ln_nodes[test]]
+    order = fit_thresholds(ln_nodes.tolist(), y.tolist())["labels"]
+    result: dict[str, Any] = {"folds": folds, "rows": int(len(y)), "labels": order}
+    for name, pred in (("svm", svm_pred), ("thresholds", thr_pred)):
+        result[name] = {"accuracy": float(np.mean(pred == y)),
+                        "confusion": confusion_matrix(y, pred.astype(str), labels=order).tolist()}
+    rated = [i for i, r in enumerate(ratings) if r is not None and not math.isnan(r)]
+    if len(rated) > 2:
+        r = np.asarray([ratings[i] for i in rated], float)
+        rank = {label: k for k, label in enumerate(order)}
+        result["spearman"] = {
+            "ln_mean_nodes": float(spearmanr(ln_nodes[rated], r)[0]),
+            "svm_level": float(spearmanr([rank[svm_pred[i]] for i in rated], r)[0]),
+            "threshold_level": float(spearmanr([rank[thr_pred[i]] for i in rated], r)[0]),
+            "label": float(spearmanr([rank[y[i]] for i in rated], r)[0]),
+        }
+    return result
+
+
+# -- the persisted model ------------------------------------------------------------------
+@dataclass
+class LevelModel:
+    puzzle: str
+    params: dict[str, Any]
+    grading: dict[str, Any]       # the grading signature the features were measured with
+    feature_names: list[str]
+    labels: list[str]             # ordered easiest first (by median ln nodes)
+    thresholds: dict[str, Any]
+    pipeline: Any
+    engine_version: str
+    sklearn_version: str
+    trained_on: dict[str, Any]
+    evaluation: dict[str, Any] | None = None
+    source: str = "the level model"   # where it was loaded from, for messages
+
+    @classmethod
+    def fit(cls, table: FeatureTable, examples: Iterable[Example], trained_on: dict[str, Any],
+            evaluate: bool = True) -> LevelModel:
+        import sklearn
+        rows = [table.rows[e.text] for e in examples]
+        names = table.names or []
+        X = [[r["features"][k] for k in names] for r in rows]
+        y = [r["label"] for r in rows]
+        ln = [r["features"]["ln_mean_nodes"] for r in rows]
+        if len(set(y)) < 2:
+            raise PuzzleInputError("training needs at least two labels")
+        smallest = min(y.count(label) for label in set(y))
+        thresholds = fit_thresholds(ln, y)
+        import numpy as np
+        pipeline = make_svm(0, _calibration_folds(y)).fit(np.asarray(X, float), np.asarray(y))
+        evaluation = None
+        if evaluate and smallest >= 5:
+            evaluation = cross_validate(X, y, ln, [r["rating"] for r in rows])
+        sig = table.signature
+        return cls(puzzle=sig["puzzle"], params=sig["params"], grading=sig, feature_names=names,
+                   labels=thresholds["labels"], thresholds=thresholds, pipeline=pipeline,
+                   engine_version=__version__, sklearn_version=sklearn.__version__,
+                   trained_on={**trained_on, "rows": len(rows)}, evaluation=evaluation)
+
+    def save(self, path: Path) -> None:
+        import joblib
+        path.parent.mkdir(parents=True, exist_ok=True)
+        joblib.dump({"format": FORMAT, **self.__dict__}, path, compress=3)
+
+    @classmethod
+    def load(cls, path) -> LevelModel:
+        import joblib
+        import sklearn
+        name = getattr(path, "name", str(path))
+        try:
+            with path.open("rb") if hasattr(path, "open") else open(path, "rb") as handle:
+                data = joblib.load(handle)
+        except FileNotFoundError:
+            raise LevelModelError(f"level model {path} does not exist") from None
+        except Exception as exc:  # noqa: BLE001 - a corrupt or foreign file
+            raise LevelModelError(f"{name} is not a level model of puzzle-engine "
+                                  f"({type(exc).__name__})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise LevelModelError(f"{name} is not a level model of puzzle-engine ({FORMAT})")
+        data.pop("format")
+        model = cls(**{**data, "source": str(path)})
+        if model.engine_version != __version__:
+            raise LevelModelError(f"{name} was trained with puzzle-engine {model.engine_version}, "
+                                  f"this is {__version__}: retrain it with 'puzzle-engine train'")
+        if model.sklearn_version.split(".")[:2] != sklearn.__version__.split(".")[:2]:
+            raise LevelModelError(f"{name} was written by scikit-learn {model.sklearn_version}, "
+                                  f"this is {sklearn.__version__}: retrain it with 'puzzle-engine train'")
+        return model
+
+    def check_compatible(self, signature: Mapping[str, Any], feature_names: Sequence[str]) -> None:
+        """Refuse a model whose puzzle, grading options, solver or features differ."""
+        name = self.source
+        for key in ("puzzle", "params", "solver", "runs", "cutoff", "seed", "strengthen"):
+            if self.grading.get(key) != signature.get(key):
+                raise LevelModelError(
+                    f"{name} was trained with {key} {self.grading.get(key)!r}, not "
+                    f"{signature.get(key)!r}: grade with the same settings or retrain it")
+        if list(feature_names) != list(self.feature_names):
+            missing = [f for f in self.feature_names if f not in feature_names]
+            extra = [f for f in feature_names if f not in self.feature_names]
+            raise LevelModelError(f"{name} expects other features (missing: {', '.join(missing) or '-'}; "
+                                  f"new: {', '.join(extra) or '-'}): retrain it with 'puzzle-engine train'")
+
+    def grade_options(self, jobs: int = 1) -> GradeOptions:
+        """The grading options the model was trained with."""
+        g = self.grading
+        return GradeOptions(runs=g["runs"], cutoff=g["cutoff"], seed=g["seed"],
+                            strengthen=g["strengthen"], jobs=jobs)
+
+    def predict(self, grade: Grade) -> dict[str, Any]:
+        import numpy as np
+        feats = grade.features()
+        x = np.asarray([[feats[k] for k in self.feature_names]], float)
+        proba = self.pipeline.predict_proba(x)[0]
+        classes = [str(c) for c in self.pipeline.classes_]
+        probabilities = {label: float(proba[classes.index(label)]) for label in self.labels}
+        return {"svm": str(self.pipeline.predict(x)[0]),
+                "thresholds": predict_threshold(self.thresholds, grade.ln_nodes),
+                "probabilities": probabilities}
