@@ -195,7 +195,9 @@ def gen(
                                        "--complexity difficulty yet")
             if complexity == DIFFICULTY:
                 host.complexities[DIFFICULTY] = judge.complexity()
-        host.get_complexity(complexity)
+        if complexity not in host.complexities:
+            known = ", ".join(sorted([*host.complexities, DIFFICULTY]))
+            raise PuzzleInputError(f"unknown complexity function '{complexity}' (known: {known})")
         if difficulty is not None:
             done, seed = _resume_difficulty(out, fmt, resume, seed)
         else:

@@ -204,7 +204,10 @@ def predict_threshold(thresholds: Mapping[str, Any], ln_nodes: float) -> str:
     return thresholds["labels"][best]
 
 
-def make_svm(seed: int = 0, calibration_folds: int = 5):
+SVM_GRID = {"C": (1.0, 10.0, 100.0), "gamma": (0.003, 0.01, "scale")}
+
+
+def make_svm(seed: int = 0, calibration_folds: int = 5, C: float = 10.0, gamma: Any = "scale"):
     """Impute, scale, and an RBF ``SVC`` whose scores are calibrated into class
     probabilities (scikit-learn 1.9's replacement for ``SVC(probability=True)``)."""
     from sklearn.calibration import CalibratedClassifierCV
@@ -212,10 +215,27 @@ def make_svm(seed: int = 0, calibration_folds: int = 5):
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import SVC
-    svc = SVC(C=10.0, gamma="scale", random_state=seed)
-    return Pipeline([("impute", SimpleImputer(strategy="median", keep_empty_features=True)),
-                     ("scale", StandardScaler()),
-                     ("svm", CalibratedClassifierCV(svc, ensemble=False, cv=calibration_folds))])
+    svc = SVC(C=C, gamma=gamma, random_state=seed)
+    steps = [("impute", SimpleImputer(strategy="median", keep_empty_features=True)),
+             ("scale", StandardScaler())]
+    if calibration_folds:
+        return Pipeline([*steps, ("svm", CalibratedClassifierCV(svc, ensemble=False, cv=calibration_folds))])
+    return Pipeline([*steps, ("svm", svc)])
+
+
+def fit_svm(X, y, seed: int = 0):
+    """Pick C and gamma from ``SVM_GRID`` by 3-fold cross-validation on (X, y) alone, then
+    fit the calibrated pipeline with them. Returns the pipeline and the chosen values."""
+    import numpy as np
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+    X, y = np.asarray(X, float), np.asarray(y)
+    folds = _calibration_folds(y.tolist())
+    grid = {f"svm__{k}": list(v) for k, v in SVM_GRID.items()}
+    search = GridSearchCV(make_svm(seed, 0), grid,
+                          cv=StratifiedKFold(min(3, folds), shuffle=True, random_state=seed))
+    search.fit(X, y)
+    best = {k.removeprefix("svm__"): v for k, v in search.best_params_.items()}
+    return make_svm(seed, folds, **best).fit(X, y), best
 
 
 def _calibration_folds(labels: Sequence[str]) -> int:
@@ -234,7 +254,7 @@ def cross_validate(X, y, ln_nodes, ratings, folds: int = 5, seed: int = 0) -> di
     svm_pred = np.empty(len(y), dtype=object)
     thr_pred = np.empty(len(y), dtype=object)
     for train, test in StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, y):
-        model = make_svm(seed, _calibration_folds(y[train].tolist())).fit(X[train], y[train])
+        model, _ = fit_svm(X[train], y[train], seed)
         svm_pred[test] = model.predict(X[test])
         th = fit_thresholds(ln_nodes[train].tolist(), y[train].tolist())
         thr_pred[test] = [predict_threshold(th, v) for v in ln_nodes[test]]
@@ -286,7 +306,7 @@ class LevelModel:
         smallest = min(y.count(label) for label in set(y))
         thresholds = fit_thresholds(ln, y)
         import numpy as np
-        pipeline = make_svm(0, _calibration_folds(y)).fit(np.asarray(X, float), np.asarray(y))
+        pipeline, chosen = fit_svm(X, y)
         evaluation = None
         if evaluate and smallest >= 5:
             evaluation = cross_validate(X, y, ln, [r["rating"] for r in rows])
@@ -294,7 +314,8 @@ class LevelModel:
         return cls(puzzle=sig["puzzle"], params=sig["params"], grading=sig, feature_names=names,
                    labels=thresholds["labels"], thresholds=thresholds, pipeline=pipeline,
                    engine_version=__version__, sklearn_version=sklearn.__version__,
-                   trained_on={**trained_on, "rows": len(rows)}, evaluation=evaluation)
+                   trained_on={**trained_on, "rows": len(rows), "svm": chosen},
+                   evaluation=evaluation)
 
     def save(self, path: Path) -> None:
         import joblib
@@ -352,7 +373,7 @@ class LevelModel:
         x = np.asarray([[feats[k] for k in self.feature_names]], float)
         proba = self.pipeline.predict_proba(x)[0]
         classes = [str(c) for c in self.pipeline.classes_]
-        probabilities = {label: float(proba[classes.index(label)]) for label in self.labels}
+        probabilities = {label: round(float(proba[classes.index(label)]), 4) for label in self.labels}
         return {"svm": str(self.pipeline.predict(x)[0]),
                 "thresholds": predict_threshold(self.thresholds, grade.ln_nodes),
                 "probabilities": probabilities}

@@ -200,3 +200,16 @@ def test_implied_constraints_go_to_the_strengthened_pass_only(host, monkeypatch)
         assert g.levels == {} and g.solutions == 1
     finally:
         host.unregister("implied_latin")
+
+
+def test_fillomino_is_graded_by_the_same_code(engines, host):
+    """A second plugin, with no levels and no implied constraints: only the generic path."""
+    fillomino = host.get_type("fillomino")
+    engine = engines["gecode"]
+    params = engine.check_params(fillomino, {"size": 5})
+    puzzle = engine.generate(fillomino, params, 3).puzzle
+    with Grader(engine, fillomino, params, GradeOptions(runs=5)) as grader:
+        g = grader.grade(puzzle.grid)
+    assert g.solution == puzzle.solution and g.levels == {}
+    assert g.figure.runs == 5 and g.mean_nodes >= 1
+    assert {"cells", "empty", "regions", "optimal", "ln_mean_nodes"} <= set(g.features())

@@ -88,12 +88,14 @@ def test_grade_prints_nodes_mode_levels_and_probabilities(trained):
     assert set(record["levels"]) == {"singles", "hidden", "subsets", "lines"}
 
 
-def test_grade_without_a_model_shows_the_measurements(tmp_path):
-    puzzle = sample(1)[0]["puzzle"]
-    result = run("grade", "sudoku", puzzle, "--format", "json", "--runs", "3", "--size", "9",
-                 "--box", "3x3", "--no-strengthen")
+def test_grade_without_a_model_shows_the_measurements():
+    """No model ships for 4x4: the measurements alone, and a note on stderr."""
+    result = run("grade", "sudoku", "...4.32.....2.4.", "--format", "json",
+                 "--runs", "3", "--no-strengthen")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["mode"] == "plain"
+    record = json.loads(result.stdout)
+    assert record["mode"] == "plain" and record["strengthened"] is None
+    assert record["levels_by"] is None and "no level model" in result.stderr
 
 
 def test_a_model_made_with_other_settings_is_refused(trained, tmp_path, monkeypatch):
