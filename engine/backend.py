@@ -238,7 +238,12 @@ class CompiledModel:
         # A name per square: a FlatZinc variable, or a literal where flattening fixed it.
         self._names = _decision_names(lines, ptype.decision, ptype.name)
         solve_at = next(i for i, ln in enumerate(lines) if ln.startswith("solve"))
-        self._head = "\n".join(lines[:solve_at]) + "\n"
+        # FlatZinc declares every variable before the first constraint; run() adds its own
+        # variables at that point.
+        cons_at = next((i for i, ln in enumerate(lines[:solve_at]) if ln.startswith("constraint")),
+                       solve_at)
+        self._decls = "\n".join(lines[:cons_at]) + "\n"
+        self._head = "\n".join(lines[cons_at:solve_at]) + "\n"
         self._solve = lines[solve_at]
         self._tail = "\n".join(lines[solve_at + 1:]) + "\n"
         self._ids = itertools.count()  # a file per run, so that threads may share the model
@@ -254,32 +259,42 @@ class CompiledModel:
         """The squares that flattening left as variables (the rest are literals)."""
         return [i for i, name in enumerate(self._names) if not _literal(name)]
 
-    def count(self, board: Board, limit: int) -> tuple[int, bool]:
+    def count(self, board: Board, limit: int, differs: Board | None = None) -> tuple[int, bool]:
         """Solutions of the compiled model with ``board``'s givens fixed, up to ``limit``.
         Returns ``(count, complete)``; ``complete`` is False on a time-out."""
-        run = self.run(board, limit)
+        run = self.run(board, limit, differs=differs)
         return run.found, run.complete
 
     def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
-            stats: bool = False, solution: bool = False) -> Run:
+            stats: bool = False, solution: bool = False, differs: Board | None = None) -> Run:
         """Run the solver with ``board``'s givens fixed.
 
         :param order: when given, the search branches on these squares in this order
             (``input_order``, smallest value first) instead of the model's annotation.
         :param stats: ask the solver for its statistics (``-s``).
         :param solution: parse the first solution's board.
+        :param differs: a full board that agrees with ``board``'s givens; only solutions
+            that differ from it on some empty square count (the paper's S' != P_I).
         """
         if len(board) != len(self._names):
             raise ValueError(f"board has {len(board)} squares, model has {len(self._names)}")
         fixes = "".join(f"constraint int_eq({self._names[i]},{v});\n"
                         for i, v in enumerate(board) if v and not _literal(self._names[i]))
+        decls = ""
+        if differs is not None:
+            free = [i for i, v in enumerate(board) if not v and not _literal(self._names[i])]
+            decls = "".join(f"var bool: PE_DIFF_{i}:: var_is_introduced;\n" for i in free)
+            fixes += "".join(f"constraint int_ne_reif({self._names[i]},{differs[i]},PE_DIFF_{i});\n"
+                             for i in free)
+            fixes += (f"constraint array_bool_or([{','.join(f'PE_DIFF_{i}' for i in free)}],true);\n"
+                      if free else "constraint bool_eq(false,true);\n")
         solve = self._solve
         if order is not None:
             names = [self._names[i] for i in order if not _literal(self._names[i])]
             solve = (f"solve :: int_search([{','.join(names)}],input_order,indomain_min,complete) "
                      "satisfy;" if names else "solve satisfy;")
         path = Path(self._dir.name) / f"run{next(self._ids)}.fzn"
-        path.write_text(self._head + fixes + solve + "\n" + self._tail)
+        path.write_text(self._decls + decls + self._head + fixes + solve + "\n" + self._tail)
         backend = self.backend
         backend.calls += 1
         flags = ["-f"] if backend.free_search and order is None else []

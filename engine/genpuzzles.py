@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -18,16 +19,6 @@ from .backend import Backend, CompiledModel, SolveResult
 from .errors import PluginError, PuzzleEngineError, PuzzleInputError, SolverError
 from .plugins import Host
 from .types import Board, PuzzleType
-
-DIFFERS_NAME = "puzzle_engine_full"
-
-
-def differs_from(decision: str) -> str:
-    """MiniZinc code that forbids one given full board: the "S' != P_I" of the paper."""
-    return (f"array[int] of int: {DIFFERS_NAME};\n"
-            f"constraint exists(i in index_set({DIFFERS_NAME}))"
-            f"(array1d({decision})[i] != {DIFFERS_NAME}[i]);\n")
-
 
 def rows_of(board: Board, cols: int) -> list[list[int]]:
     """A flat board as a list of rows."""
@@ -96,24 +87,19 @@ class Checker:
     """isRemoveValid's solver: counts solutions other than the full board.
 
     The model is flattened once per distinct checker data (``puzzle_checker_data``; by
-    default once per puzzle) and each check only fixes the board's givens.
+    default once per puzzle type and parameters, shared by every puzzle the engine makes).
+    Each check fixes the board's givens and adds "differs from the full board" in FlatZinc.
     """
 
-    def __init__(self, compile: Callable[[Board], tuple[str, Callable[[], CompiledModel]]]):
-        self._compile = compile
-        self._compiled: dict[str, CompiledModel] = {}
+    def __init__(self, model: Callable[[Board], CompiledModel], full: Board):
+        self._model = model
+        self.full = tuple(full)
         self.unknown = 0
-
-    def _model(self, board: Board) -> CompiledModel:
-        key, make = self._compile(board)
-        if key not in self._compiled:
-            self._compiled[key] = make()
-        return self._compiled[key]
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         """Solutions of ``board`` that differ from the full board, up to ``limit``, and
         whether that count is definite (False after a time-out)."""
-        return self._model(board).count(board, limit)
+        return self._model(board).count(board, limit, differs=self.full)
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         """True when ``board`` has at most ``k`` solutions; False when it has more or when
@@ -125,9 +111,7 @@ class Checker:
         return found < k
 
     def close(self) -> None:
-        for compiled in self._compiled.values():
-            compiled.close()
-        self._compiled.clear()
+        """Nothing to release: the compiled models belong to the engine."""
 
 
 class _Speculation:
@@ -158,6 +142,8 @@ class Engine:
     def __init__(self, host: Host, backend: Backend):
         self.host = host
         self.backend = backend
+        self._compiled: dict[str, CompiledModel] = {}
+        self._lock = threading.Lock()
 
     # -- hook calls ---------------------------------------------------------------------
     def call(self, hookname: str, **kwargs):
@@ -236,22 +222,32 @@ class Engine:
         finally:
             checker.close()
 
-    def checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
-        default: list[tuple[str, dict[str, Any]]] = []  # the empty board's data, made once
+    def compiled(self, ptype: PuzzleType, data: dict[str, Any]) -> CompiledModel:
+        """``ptype``'s model flattened with ``data`` (which holds no givens), once per
+        engine: puzzles of the same type and data share it."""
+        key = json.dumps([ptype.name, ptype.plugin, data], sort_keys=True)
+        with self._lock:
+            if key not in self._compiled:
+                self._compiled[key] = self.backend.compile(ptype, data)
+            return self._compiled[key]
 
-        def compile(board: Board) -> tuple[str, Callable[[], CompiledModel]]:
-            data = self.call("puzzle_checker_data", puzzle_type=ptype, params=params, board=board,
-                             solver=self.backend.info)
-            if data is None:
-                if not default:
-                    empty = dict(self.data(ptype, params, tuple([0] * len(full))))
-                    default.append(("", {**empty, DIFFERS_NAME: list(full)}))
-                key, data = default[0]
-            else:
-                data = {**data, DIFFERS_NAME: list(full)}
-                key = json.dumps(data, sort_keys=True)
-            return key, lambda: self.backend.compile(ptype, data, [differs_from(ptype.decision)])
-        return Checker(compile)
+    def checker_data(self, ptype: PuzzleType, params, board: Board) -> dict[str, Any]:
+        """The data to flatten ``board``'s check model from: ``puzzle_checker_data``, or
+        else the empty board's ``puzzle_to_data``."""
+        data = self.call("puzzle_checker_data", puzzle_type=ptype, params=params, board=board,
+                         solver=self.backend.info)
+        if data is None:
+            data = self.data(ptype, params, tuple([0] * len(board)))
+        return dict(data)
+
+    def checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
+        return Checker(lambda board: self.compiled(ptype, self.checker_data(ptype, params, board)),
+                       full)
+
+    def close(self) -> None:
+        for model in self._compiled.values():
+            model.close()
+        self._compiled.clear()
 
     # -- GenPuzzles ---------------------------------------------------------------------
     def _choose(self, ptype, params, board, tested, n, rng, full) -> int:

@@ -15,7 +15,6 @@ records whether propagation alone solved it. ``levels.py`` turns all of this int
 """
 from __future__ import annotations
 
-import json
 import math
 import random
 import statistics
@@ -144,8 +143,8 @@ class Grade:
 
 
 class Grader:
-    """Grades puzzles of one type and parameters; the plain models are flattened once and
-    shared by every puzzle graded."""
+    """Grades puzzles of one type and parameters. The plain model and the levels are
+    flattened once (``Engine.compiled``) and shared by every puzzle graded."""
 
     def __init__(self, engine, ptype: PuzzleType, params: Mapping[str, Any],
                  options: GradeOptions = GradeOptions()):
@@ -158,24 +157,14 @@ class Grader:
         levels = engine.call("puzzle_propagation_levels", puzzle_type=ptype, params=self.params)
         self.levels: tuple[PropagationLevel, ...] = tuple(levels or ())
         self.implied = engine.call("puzzle_implied_constraints", puzzle_type=ptype, params=self.params)
-        self._compiled: dict[str, CompiledModel] = {}
         self._pool = ThreadPoolExecutor(options.jobs) if options.jobs > 1 else None
 
     # -- models ---------------------------------------------------------------------------
-    def _base_data(self, board: Board) -> dict[str, Any]:
-        data = self.engine.call("puzzle_checker_data", puzzle_type=self.ptype, params=self.params,
-                                board=board, solver=self.engine.backend.info)
-        if data is None:
-            data = self.engine.data(self.ptype, self.params, tuple([0] * self.n))
-        return dict(data)
-
     def _model(self, board: Board, extra_data: Mapping[str, Any] | None) -> CompiledModel:
-        """The model without givens (they are fixed per run), flattened once per data."""
-        data = {**self._base_data(board), **(extra_data or {})}
-        key = json.dumps(data, sort_keys=True)
-        if key not in self._compiled:
-            self._compiled[key] = self.engine.backend.compile(self.ptype, data)
-        return self._compiled[key]
+        """The model without givens (they are fixed per run), flattened once per engine
+        and data: the plain pass and the levels of every puzzle share it."""
+        data = {**self.engine.checker_data(self.ptype, self.params, board), **(extra_data or {})}
+        return self.engine.compiled(self.ptype, data)
 
     def _map(self, fn, items):
         return list(self._pool.map(fn, items)) if self._pool else [fn(x) for x in items]
@@ -255,9 +244,6 @@ class Grader:
                               "(a propagation level or implied constraint removes solutions)")
 
     def close(self) -> None:
-        for model in self._compiled.values():
-            model.close()
-        self._compiled.clear()
         if self._pool:
             self._pool.shutdown()
 

@@ -82,8 +82,8 @@ def test_every_level_keeps_every_solution(engines, sudoku):
             assert result.status == "all" and len(sols) == expected, (size, level, result.status)
 
 
-def test_models_are_flattened_once_per_pass_not_per_run(engines, sudoku, monkeypatch):
-    engine = engines["gecode"]
+def test_models_are_flattened_once_per_pass_not_per_run(host, sudoku, monkeypatch):
+    engine = Engine(host, Backend("gecode"))  # its own cache of flattened models
     params = engine.check_params(sudoku, {"size": 9})
     compiles = []
     real = engine.backend.compile
