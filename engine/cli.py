@@ -533,8 +533,11 @@ def _level_model(engine: Engine, ptype: PuzzleType, params, model: Path | None, 
     return LevelModel.load(path)
 
 
-def _checked_model(level_model, engine, ptype, params, options, grade):
+def _checked_model(engine, ptype, params, model, options, grade):
+    """The level model for ``params`` (``--model`` or the plugin's), refused unless it was
+    trained with the same grading options, solver and features as ``grade``; or None."""
     from .levels import grading_signature
+    level_model = _level_model(engine, ptype, params, model, False)
     if level_model is not None:
         signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
         level_model.check_compatible(signature, list(grade.features()))
@@ -554,22 +557,20 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
             raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
         engine, ptype, raw, options = _grading(ctx, puzzle, solver, config, time_limit, runs,
                                                cutoff, grade_seed, strengthen, jobs)
-        graders: dict[str, Grader] = {}
-        level_model = checked = None
+        graders: dict[str, Grader] = {}     # per puzzle parameters (JSON input may mix them)
+        models: dict[str, Any] = {}         # the level model checked for those parameters
         try:
             for parsed in _load_puzzles(engine, ptype, raw, _read_input(source), source):
                 key = json.dumps(parsed.params, sort_keys=True)
                 if key not in graders:
                     graders[key] = Grader(engine, ptype, parsed.params, options)
                 g = graders[key].grade(parsed.board)
-                if checked is None:
-                    level_model = _level_model(engine, ptype, parsed.params, model, False)
-                    checked = _checked_model(level_model, engine, ptype, parsed.params, options, g)
-                    if level_model is None:
+                if key not in models:
+                    models[key] = _checked_model(engine, ptype, parsed.params, model, options, g)
+                    if models[key] is None:
                         err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
                                           "these options; showing the measurements only")
-                levels = level_model.predict(g) if level_model else None
-                _print_grade(g, levels, fmt)
+                _print_grade(g, models[key].predict(g) if models[key] else None, fmt)
         finally:
             for g in graders.values():
                 g.close()
@@ -614,7 +615,8 @@ def train(ctx: typer.Context, puzzle: str,
                                "first N puzzles of each label.")] = None):
     """Fit difficulty levels from labelled puzzles: thresholds on ln(mean nodes) and an SVM."""
     from .grading import GradeOptions, Grader
-    from .levels import FeatureTable, LevelModel, grading_signature, measure, read_labelled
+    from .levels import (FeatureTable, LevelModel, first_per_label, grading_signature, measure,
+                         read_labelled)
     with _errors():
         engine, ptype, raw, options = _grading(ctx, puzzle, solver, config, time_limit, runs,
                                                cutoff, grade_seed, strengthen, jobs)
@@ -622,9 +624,7 @@ def train(ctx: typer.Context, puzzle: str,
             raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
         examples = read_labelled(data, lambda text: _parse(engine, ptype, raw, text).board)
         if per_label is not None:
-            seen: dict[str, int] = {}
-            examples = [e for e in examples
-                        if (seen.__setitem__(e.label, seen.get(e.label, 0) + 1) or seen[e.label]) <= per_label]
+            examples = first_per_label(examples, per_label)
         params = _parse(engine, ptype, raw, examples[0].text).params
         out = out or Path(f"{ptype.name}-levels.joblib")
         features = features or out.with_suffix(".features.csv")

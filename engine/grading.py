@@ -191,9 +191,9 @@ class Grader:
 
         strengthened = plain = None
         if opts.strengthen:
-            strengthened = self._strengthened(board, orders)
+            strengthened = self._strengthened(board, orders, label)
         if strengthened is None or strengthened.mean_nodes < opts.cutoff:
-            plain = self._runs(base, board, orders)
+            plain = self._runs(base, board, orders, label)
         mode = PLAIN if plain is not None else STRENGTHENED
 
         levels = {}
@@ -212,7 +212,7 @@ class Grader:
                      plugin_features=dict(feats), solver=info.id, solver_version=info.version,
                      options=opts)
 
-    def _strengthened(self, board: Board, orders: list[list[int]]) -> PassStats:
+    def _strengthened(self, board: Board, orders: list[list[int]], label: str) -> PassStats:
         """Pass 1: givens and implied constraints flattened with SAC probing (-O5)."""
         data = self.engine.data(self.ptype, self.params, board)
         extra = [self.implied] if self.implied else []
@@ -222,16 +222,17 @@ class Grader:
                 # SAC fixed every square: every order is the same empty search, so one run
                 # stands for all of them.
                 run = model.run(board, order=[], stats=True)
-                self._need_complete(run, "the strengthened pass", "")
+                self._need_complete(run, "the strengthened pass", label)
                 return PassStats.of([run] * len(orders), by_flattening=True)
-            return self._runs(model, board, orders)
+            return self._runs(model, board, orders, label)
         finally:
             model.close()
 
-    def _runs(self, model: CompiledModel, board: Board, orders: list[list[int]]) -> PassStats:
+    def _runs(self, model: CompiledModel, board: Board, orders: list[list[int]],
+              label: str) -> PassStats:
         runs = self._map(lambda order: model.run(board, order=order, stats=True), orders)
         for run in runs:
-            self._need_complete(run, "a graded run", "")
+            self._need_complete(run, "a graded run", label)
         return PassStats.of(runs)
 
     @staticmethod

@@ -93,6 +93,17 @@ def read_labelled(path: Path, parse: Callable[[str], Board]) -> list[Example]:
     return examples
 
 
+def first_per_label(examples: Sequence[Example], n: int) -> list[Example]:
+    """The first ``n`` examples of each label, in file order."""
+    seen: dict[str, int] = {}
+    kept = []
+    for e in examples:
+        seen[e.label] = seen.get(e.label, 0) + 1
+        if seen[e.label] <= n:
+            kept.append(e)
+    return kept
+
+
 # -- the feature table (a resumable cache) ------------------------------------------------
 def grading_signature(options: GradeOptions, solver: str, puzzle: str, params: Mapping) -> dict:
     return {"puzzle": puzzle, "params": dict(params), "solver": solver, "runs": options.runs,
@@ -164,11 +175,7 @@ def measure(examples: Sequence[Example], table: FeatureTable, grade: Callable[[E
     todo = [e for e in examples if e.text not in table.rows]
 
     def one(example: Example) -> None:
-        try:
-            g = grade(example)
-        except PuzzleEngineError as exc:
-            raise type(exc)(f"line {example.line}: {exc}") from None
-        table.add(example, g.features())
+        table.add(example, grade(example).features())  # grade's errors name the line
 
     if jobs <= 1:
         for e in todo:
