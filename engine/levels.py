@@ -238,7 +238,7 @@ def fit_svm(X, y, seed: int = 0):
     X, y = np.asarray(X, float), np.asarray(y)
     folds = _calibration_folds(y.tolist())
     grid = {f"svm__{k}": list(v) for k, v in SVM_GRID.items()}
-    search = GridSearchCV(make_svm(seed, 0), grid,
+    search = GridSearchCV(make_svm(seed, 0), grid, n_jobs=-1,
                           cv=StratifiedKFold(min(3, folds), shuffle=True, random_state=seed))
     search.fit(X, y)
     best = {k.removeprefix("svm__"): v for k, v in search.best_params_.items()}
