@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 5,9,12,16 --solvers chuffed
     .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 9 --solvers chuffed \
         --target-empty 10,20,30,40,50,81
+    .venv/bin/python benchmarks/bench_generate.py --sizes 9 --seeds 3 --no-peers
 
 For every size (an n x n board), solver and seed (seeds 1..N) it generates one puzzle of
 the type --puzzle (default sudoku) through the whole pipeline (Engine.generate: the random
@@ -30,7 +31,22 @@ Table (one row per size and solver; see benchmarks/README.md):
                  only when it is larger than py MB.
   Both MB columns are the maximum over the seeds.
 
-Only the standard library and puzzle_engine are used.
+Peers (unless --no-peers): for every size, the other generators installed by
+benchmarks/setup_peers.sh that make that puzzle type and size (sgt-solo for Sudoku up to
+31x31, qqwing for 9x9 Sudoku, paper 000's z3 generator for Sudoku with square boxes,
+sgt-filling for Fillomino; see benchmarks/peers/__init__.py) run with the same seeds, one
+process per puzzle, and a second table follows the first:
+  peer, size, seeds, median/min/max s   wall time of the peer's process per puzzle,
+                 start-up included
+  givens         givens of the peer's puzzle (median)
+  SOLVER/peer    our median seconds (the first table's, Python start-up excluded) divided
+                 by the peer's median, one column per solver
+  SOLVER wall/peer   the same with our subprocess's wall time (Python start-up included),
+                 which is what the peer's figure is
+A peer that is not installed gets a row saying so. The peers are benchmark-only: nothing in
+puzzle-engine depends on them.
+
+Only the standard library, puzzle_engine and benchmarks/peers (standard library) are used.
 """
 from __future__ import annotations
 
@@ -45,6 +61,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from peers import NOT_INSTALLED, Peer, make_peers, run_peer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -205,6 +223,66 @@ def notes(runs: list[dict], timeout: float | None) -> list[str]:
     return out
 
 
+# -- the peers' table ---------------------------------------------------------------------
+PEER_COLUMNS = (("size", 5), ("peer", 11), ("seeds", 5), ("median s", 9), ("min s", 8),
+                ("max s", 8), ("givens", 6))
+
+
+def _ratio(x: float) -> str:
+    return f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def peer_columns(solvers: list[str]) -> list[tuple[str, int]]:
+    extra = []
+    for s in solvers:
+        extra += [(f"{s}/peer", max(len(s) + 5, 8)), (f"{s} wall/peer", len(s) + 10)]
+    return list(PEER_COLUMNS) + extra
+
+
+def peer_row(size: int, peer: Peer, runs: list[dict], ours: dict[str, list[dict]],
+             solvers: list[str], timeout: float | None) -> str:
+    """One row of the peers' table: the peer's figures, then per solver our median / the peer's."""
+    columns = peer_columns(solvers)
+    ok = [r for r in runs if r["status"] == "ok"]
+    seeds = f"{len(ok)}" if len(ok) == len(runs) else f"{len(ok)}/{len(runs)}"
+    if ok:
+        secs = [r["seconds"] for r in ok]
+        median = statistics.median(secs)
+        givens = [r["givens"] for r in ok if r.get("givens") is not None]
+        cells = [f"{median:.3f}", f"{min(secs):.3f}", f"{max(secs):.3f}",
+                 _num(statistics.median(givens)) if givens else "-"]
+        for s in solvers:
+            mine = [r for r in ours.get(s, []) if r["status"] == "ok"]
+            if mine and median > 0:
+                cells += [_ratio(statistics.median(r["seconds"] for r in mine) / median),
+                          _ratio(statistics.median(r["process_wall"] for r in mine) / median)]
+            else:
+                cells += ["-", "-"]
+    else:
+        cells = [f">{timeout:g}" if timeout and runs and runs[0]["status"] == "timeout"
+                 else "-"] + ["-"] * (len(columns) - 4)
+    values = [str(size), peer.name, seeds, *cells]
+    return " ".join(f"{v:>{w}}" for v, (_, w) in zip(values, columns))
+
+
+def peer_missing_row(size: int, peer: Peer) -> str:
+    (_, w1), (_, w2) = PEER_COLUMNS[:2]
+    return f"{size:>{w1}} {peer.name:>{w2}} {NOT_INSTALLED}"
+
+
+def peer_notes(runs: list[dict], timeout: float | None) -> list[str]:
+    out = []
+    for r in runs:
+        where = f"peer {r['peer']} {r['puzzle']} {r['size']}x{r['size']} seed {r['seed']}"
+        if r["status"] == "timeout":
+            out.append(f"{where}: timed out after {timeout:g} s (killed, not in the figures)")
+        elif r["status"] == "failed":
+            out.append(f"{where}: failed: {r['error'][:200]}")
+        elif r.get("unknown"):
+            out.append(f"{where}: {r['unknown']} checks answered unknown (kept as givens)")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -223,6 +301,12 @@ def main() -> None:
     ap.add_argument("--json", metavar="FILE", help="also write every case as JSON Lines to FILE")
     ap.add_argument("--batch", type=int, default=16,
                     help="squares per solver call, as gen --batch (default 16; 1 = one by one)")
+    ap.add_argument("--peers", action=argparse.BooleanOptionalAction, default=True,
+                    help="also time the peers installed by benchmarks/setup_peers.sh and print "
+                         "the ratios (default on; --no-peers to skip)")
+    ap.add_argument("--sgt-solo-options", default="", metavar="OPTS",
+                    help="appended to sgt-solo's parameters CxR, e.g. 'adu' (no symmetry, "
+                         "difficulty Unreasonable); default: Solo's defaults")
     ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -247,11 +331,16 @@ def main() -> None:
           + (" s" if timeout else ""))
     print(" ".join(f"{name:>{w}}" for name, w in COLUMNS), flush=True)
 
+    peers = [p for p in make_peers(args.sgt_solo_options) if args.peers
+             and any(p.handles(args.puzzle, size) for size in sizes)]
+    installed = {p.name: p.installed() for p in peers}
     sink = open(args.json, "w") if args.json else None
     all_notes = []
+    peer_lines, all_peer_notes = [], []
     try:
         for size in sizes:
             n = args.seeds_25 if size >= 25 and args.seeds_25 else args.seeds
+            ours: dict[str, list[dict]] = {}    # our runs at the first target, per solver
             for solver, target in ((s, t) for s in solvers for t in targets):
                 runs = []
                 for seed in range(1, n + 1):
@@ -270,13 +359,55 @@ def main() -> None:
                         sink.flush()
                 print(row(size, solver, target, runs, timeout), flush=True)
                 all_notes += notes(runs, timeout)
+                if target == targets[0]:
+                    ours[solver] = runs
+            for peer in (p for p in peers if p.handles(args.puzzle, size)):
+                if not installed[peer.name]:
+                    peer_lines.append(peer_missing_row(size, peer))
+                    continue
+                runs = []
+                for seed in range(1, n + 1):
+                    r = run_peer(peer, size, seed, targets[0], timeout)
+                    runs.append(r)
+                    msg = (f"{r['seconds']:.3f} s, {r.get('givens')} givens" if r["status"] == "ok"
+                           else r["status"] + (f": {r['error']}" if "error" in r else ""))
+                    print(f"[peer {peer.name} {args.puzzle} {size} seed {seed}] {msg}",
+                          file=sys.stderr, flush=True)
+                    if sink:
+                        sink.write(json.dumps(r) + "\n")
+                        sink.flush()
+                peer_lines.append(peer_row(size, peer, runs, ours, solvers, timeout))
+                all_peer_notes += peer_notes(runs, timeout)
     finally:
         if sink:
             sink.close()
     for line in all_notes:
         print(f"# {line}")
+    if peers:
+        print_peers(peers, installed, peer_lines, all_peer_notes, solvers, targets[0])
     print(f"# load average {_load()} at end (1, 5, 15 min; "
           "the benchmark itself accounts for about 1)")
+
+
+def print_peers(peers: list[Peer], installed: dict[str, bool], lines: list[str],
+                notes_: list[str], solvers: list[str], target: int | None) -> None:
+    print("#")
+    print("# peers (benchmark-only, installed by benchmarks/setup_peers.sh), the same seeds, "
+          "one process per puzzle:")
+    for p in peers:
+        print(f"#   {p.name}: {p.version() if installed[p.name] else NOT_INSTALLED}")
+    print("# peer seconds: wall time of the peer's process, start-up included; SOLVER/peer: our "
+          "median seconds (Python start-up excluded) / the peer's median;")
+    print("#   SOLVER wall/peer: our median wall time of the whole subprocess (Python start-up "
+          "included) / the peer's median")
+    if target:
+        print(f"# ours at --target-empty {target}; z3 stops there too, the other peers make "
+              "their own finished puzzles")
+    print(" ".join(f"{name:>{w}}" for name, w in peer_columns(solvers)))
+    for line in lines:
+        print(line)
+    for line in notes_:
+        print(f"# {line}")
 
 
 if __name__ == "__main__":
