@@ -159,12 +159,13 @@ class FeatureTable:
                 raise PuzzleInputError(f"{self.path}: the grader's features changed "
                                        f"({', '.join(names)}); remove the file")
             with open(self.path, "a", newline="") as handle:
+                writer = csv.writer(handle, lineterminator="\n")
                 if new:
                     handle.write("# grading: " + json.dumps(self.signature, sort_keys=False) + "\n")
-                    handle.write(",".join(["puzzle", "label", "rating", *names]) + "\n")
+                    writer.writerow(["puzzle", "label", "rating", *names])
                 rating = "" if example.rating is None else repr(example.rating)
-                handle.write(",".join([example.text, example.label, rating,
-                                       *(repr(float(features[k])) for k in names)]) + "\n")
+                writer.writerow([example.text, example.label, rating,
+                                 *(repr(float(features[k])) for k in names)])
             self.rows[example.text] = {"label": example.label, "rating": example.rating,
                                        "features": dict(features)}
 
