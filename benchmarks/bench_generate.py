@@ -55,14 +55,13 @@ import json
 import os
 import platform
 import resource
-import signal
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from peers import NOT_INSTALLED, Peer, make_peers, run_peer
+from peers import NOT_INSTALLED, Peer, kill_group, make_peers, run_peer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,7 +112,7 @@ def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None,
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        _kill_group(proc)
+        kill_group(proc)
         return {**case, "status": "timeout", "process_wall": time.perf_counter() - t0}
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
@@ -121,19 +120,6 @@ def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None,
         return {**case, "status": "failed", "process_wall": wall,
                 "error": lines[-1] if lines else f"exit status {proc.returncode}"}
     return {**json.loads(out), "process_wall": wall}
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.communicate(timeout=10)
-            break
-        except subprocess.TimeoutExpired:
-            continue
 
 
 # -- the environment -----------------------------------------------------------------------

@@ -16,18 +16,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+. "$here/../scripts/apt.sh"
 log() { printf '[setup-peers] %s\n' "$*" >&2; }
-
-apt_updated=""
-apt_install() {
-  if [ -z "$apt_updated" ]; then
-    $SUDO apt-get update -qq >&2
-    apt_updated=1
-  fi
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >&2
-}
 
 # --- Tatham's Solo and Filling ----------------------------------------------
 if [ ! -x /usr/games/sgt-solo ] || [ ! -x /usr/games/sgt-filling ]; then

@@ -143,6 +143,7 @@ class Engine:
         self.host = host
         self.backend = backend
         self._compiled: dict[str, CompiledModel] = {}
+        self._empty_data: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     # -- hook calls ---------------------------------------------------------------------
@@ -236,8 +237,11 @@ class Engine:
         else the empty board's ``puzzle_to_data``."""
         data = self.call("puzzle_checker_data", puzzle_type=ptype, params=params, board=board,
                          solver=self.backend.info)
-        if data is None:
-            data = self.data(ptype, params, tuple([0] * len(board)))
+        if data is None:  # the empty board's data, made once per type and parameters
+            key = json.dumps([ptype.name, ptype.plugin, params], sort_keys=True)
+            if key not in self._empty_data:
+                self._empty_data[key] = dict(self.data(ptype, params, tuple([0] * len(board))))
+            return self._empty_data[key]
         return dict(data)
 
     def checker(self, ptype: PuzzleType, params, full: Board) -> Checker:

@@ -7,18 +7,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+. "$here/scripts/apt.sh"
 log() { printf '[setup] %s\n' "$*" >&2; }
-
-apt_updated=""
-apt_install() {
-  if [ -z "$apt_updated" ]; then
-    $SUDO apt-get update -qq >&2
-    apt_updated=1
-  fi
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >&2
-}
 
 # --- MiniZinc and Gecode --------------------------------------------------
 if ! command -v minizinc >/dev/null 2>&1 || ! command -v fzn-gecode >/dev/null 2>&1; then

@@ -11,6 +11,7 @@ from puzzle_engine.backend import Backend
 from puzzle_engine.errors import PuzzleInputError, SolverError
 from puzzle_engine.genpuzzles import Engine
 from puzzle_engine.grading import PLAIN, STRENGTHENED, GradeOptions, Grader
+from test_inline_plugin import ToyLatin
 
 DATA = Path(__file__).parents[1] / "plugins" / "sudoku" / "data" / "sudoku_rated_train.csv"
 
@@ -156,15 +157,7 @@ class ImpliedLatin:
     """A plugin that offers implied constraints, to see them reach the strengthened pass."""
 
     NAME = "implied_latin"
-    MODEL = """
-    include "all_different_int.mzn";
-    int: n;
-    array[1..n, 1..n] of 0..n: givens;
-    array[1..n, 1..n] of var 1..n: grid;
-    constraint forall(i, j in 1..n where givens[i, j] > 0)(grid[i, j] = givens[i, j]);
-    constraint forall(i in 1..n)(all_different_int([grid[i, j] | j in 1..n]));
-    constraint forall(j in 1..n)(all_different_int([grid[i, j] | i in 1..n]));
-    """
+    MODEL = ToyLatin.MODEL  # Latin squares, from the inline-plugin test
     IMPLIED = "constraint forall(i in 1..n)(sum(j in 1..n)(grid[i, j]) = n * (n + 1) div 2);\n"
 
     @hookimpl
