@@ -89,17 +89,33 @@ class Checker:
     The model is flattened once per distinct checker data (``puzzle_checker_data``; by
     default once per puzzle type and parameters, shared by every puzzle the engine makes).
     Each check fixes the board's givens and adds "differs from the full board" in FlatZinc.
+
+    The checker remembers the boards it has proven unique. A solution of a board that
+    agrees with the full board on every square a proven-unique board gives is a solution
+    of that board, so it is the full board. Hence another solution must differ from the
+    full board on one of the squares emptied since: in GenPuzzles, usually the one square
+    being removed. The constraint is then a disequality instead of a disjunction over
+    every empty square, which propagates far better; the count is the same.
     """
 
     def __init__(self, model: Callable[[Board], CompiledModel], full: Board):
         self._model = model
         self.full = tuple(full)
         self.unknown = 0
+        self._unique: list[frozenset[int]] = [frozenset()]  # empty squares of proven-unique boards
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         """Solutions of ``board`` that differ from the full board, up to ``limit``, and
         whether that count is definite (False after a time-out)."""
-        return self._model(board).count(board, limit, differs=self.full)
+        empty = frozenset(i for i, v in enumerate(board) if not v)
+        base = next(u for u in reversed(self._unique) if u <= empty)
+        if base == empty:
+            return 0, True
+        at = sorted(empty - base)
+        found, definite = self._model(board).count(board, limit, differs=self.full, differs_at=at)
+        if definite and found == 0:
+            self._unique.append(empty)
+        return found, definite
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         """True when ``board`` has at most ``k`` solutions; False when it has more or when

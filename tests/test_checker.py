@@ -1,0 +1,39 @@
+"""The checker narrows "differs from the full board" to the squares emptied since the
+last board it proved unique, and the counts stay those of the full constraint."""
+from puzzle_engine.backend import Backend, CompiledModel
+from puzzle_engine.genpuzzles import Engine, GenOptions
+
+
+def test_checker_narrows_differs_to_squares_emptied_since_a_proven_unique_board(
+        host, sudoku, monkeypatch):
+    engine = Engine(host, Backend("gecode"))
+    params = engine.check_params(sudoku, {"size": 9})
+    puzzle = engine.generate(sudoku, params, 3, GenOptions()).puzzle
+    full, grid = puzzle.solution, puzzle.grid
+    empties = [i for i, v in enumerate(grid) if not v]
+    givens = [i for i, v in enumerate(grid) if v]
+    model = engine.compiled(sudoku, engine.checker_data(sudoku, params, grid))
+
+    narrowed_to = []
+    count = CompiledModel.count
+
+    def spy(self, board, limit, differs=None, differs_at=None):
+        narrowed_to.append(None if differs_at is None else list(differs_at))
+        return count(self, board, limit, differs, differs_at)
+    monkeypatch.setattr(CompiledModel, "count", spy)
+
+    checker = engine.checker(sudoku, params, full)
+    half = tuple(0 if i in empties[:20] else v for i, v in enumerate(full))
+    assert checker.count_other(half, 1) == (0, True)
+    assert narrowed_to[-1] == sorted(empties[:20])       # nothing proven yet but the full board
+    assert checker.count_other(grid, 1) == (0, True)
+    assert narrowed_to[-1] == sorted(empties[20:])       # only what was emptied since `half`
+    calls = engine.backend.calls
+    assert checker.count_other(half, 1) == (0, True)     # more givens than a proven board
+    assert engine.backend.calls == calls
+    for g in givens[:6]:
+        trial = grid[:g] + (0,) + grid[g + 1:]
+        narrowed = checker.count_other(trial, 3)
+        assert narrowed_to[-1] == [g]
+        assert narrowed == count(model, trial, 3, differs=full)  # the whole disjunction
+        assert narrowed[0] >= 1 and narrowed[1]                   # the puzzle is minimal
