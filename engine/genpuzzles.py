@@ -212,13 +212,27 @@ class Engine:
         return result, boards
 
     def complete(self, ptype: PuzzleType, params, board: Board) -> Board | None:
-        result, boards = self.solve(ptype, params, board)
+        """A solution of ``board`` (the first the model's search finds), or None."""
+        if self._default_from_solution():
+            # The flattened check model, run directly: no MiniZinc compile per board.
+            run = self.compiled(ptype, self.checker_data(ptype, params, board)).run(board, solution=True)
+            if run.first is None and run.complete:
+                return None
+            boards = [] if run.first is None else [run.first]
+            result = SolveResult("sat" if boards else "unknown")
+        else:  # a plugin reads the solution itself: give it MiniZinc's
+            result, boards = self.solve(ptype, params, board)
         if not boards:
             if result.status == "unknown":
                 raise SolverError(f"solver timed out completing a '{ptype.name}' board "
                                   "(raise --time-limit)")
             return None
         return boards[0]
+
+    def _default_from_solution(self) -> bool:
+        """No plugin implements ``puzzle_from_solution``: a solution is the decision array."""
+        from . import defaults
+        return all(impl.plugin is defaults for impl in self.host.hook.puzzle_from_solution.get_hookimpls())
 
     def features(self, ptype: PuzzleType, params, board: Board,
                  solution: Board | None = None) -> dict[str, float]:
