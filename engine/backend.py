@@ -13,6 +13,7 @@ A solver time-out is reported as incomplete (*unknown*), never as an answer.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import os
@@ -233,11 +234,19 @@ class CompiledModel:
                 files.append(str(part))
         (tmp / "data.json").write_text(json.dumps(dict(data)))
         fzn = tmp / "model.fzn"
-        proc = subprocess.run([_minizinc_binary(), "--solver", backend.info.id, *flags, "-c", *files,
-                               str(tmp / "data.json"), "--fzn", str(fzn), "--ozn", os.devnull],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise ModelError(f"model error in puzzle '{ptype.name}': {_first_line(proc.stderr)}")
+        cached = _fzn_cache_path(backend, files, data, flags)
+        if cached is not None and cached.is_file():
+            shutil.copyfile(cached, fzn)
+            stdout = ""
+        else:
+            proc = subprocess.run([_minizinc_binary(), "--solver", backend.info.id, *flags, "-c", *files,
+                                   str(tmp / "data.json"), "--fzn", str(fzn), "--ozn", os.devnull],
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise ModelError(f"model error in puzzle '{ptype.name}': {_first_line(proc.stderr)}")
+            stdout = proc.stdout
+            if cached is not None and "=====UNSATISFIABLE=====" not in stdout:
+                _store(fzn, cached)
         lines = fzn.read_text().splitlines()
         self._decision = ptype.decision
         # A name per square: a FlatZinc variable, or a literal where flattening fixed it.
@@ -254,7 +263,7 @@ class CompiledModel:
         self._ids = itertools.count()  # a file per run, so that threads may share the model
         # The flattened model fails outright (e.g. SAC probing refuted it).
         self.failed = any(ln.strip() == "constraint bool_eq(false,true);" for ln in lines) or \
-            "=====UNSATISFIABLE=====" in proc.stdout
+            "=====UNSATISFIABLE=====" in stdout
 
     @property
     def squares(self) -> int:
@@ -333,6 +342,40 @@ class CompiledModel:
 
     def close(self) -> None:
         self._dir.cleanup()
+
+
+CACHE_ENV = "PUZZLE_ENGINE_FZN_CACHE"
+
+
+def _fzn_cache_path(backend: Backend, files: Sequence[str], data: Mapping[str, Any],
+                    flags: Sequence[str]) -> Path | None:
+    """Where the FlatZinc of this compile is kept between processes, or None when the
+    cache is off (``PUZZLE_ENGINE_FZN_CACHE=off``). The key covers the model files'
+    text, the data, the flags, the solver (id, version, executable) and the MiniZinc
+    binary (path, size, modification time), so any change compiles afresh."""
+    where = os.environ.get(CACHE_ENV, "")
+    if where.lower() == "off":
+        return None
+    root = Path(where) if where else \
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "puzzle-engine" / "fzn"
+    binary = _minizinc_binary()
+    st = os.stat(binary)
+    info = backend.info
+    key = json.dumps([[Path(f).read_text() for f in files], dict(data), list(flags), info.id,
+                      info.version, info.executable, binary, st.st_size, st.st_mtime_ns],
+                     sort_keys=True, default=str)
+    return root / f"{hashlib.sha256(key.encode()).hexdigest()}.fzn"
+
+
+def _store(fzn: Path, cached: Path) -> None:
+    """Copy ``fzn`` into the cache atomically; a cache that cannot be written is skipped."""
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        part = cached.with_suffix(f".{os.getpid()}.part")
+        shutil.copyfile(fzn, part)
+        os.replace(part, cached)
+    except OSError:
+        pass
 
 
 def _literal(name: str) -> bool:

@@ -1,8 +1,15 @@
+import os
+import tempfile
+
 import pytest
 
-from puzzle_engine.backend import Backend
+from puzzle_engine.backend import CACHE_ENV, Backend
 from puzzle_engine.genpuzzles import Engine
 from puzzle_engine.plugins import get_host
+
+# The FlatZinc cache of this test session (the CLI tests' subprocesses inherit it), never
+# the user's.
+os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="puzzle-engine-test-fzn-")
 
 SOLVERS = ("gecode", "chuffed")
 OTHER = {"gecode": "chuffed", "chuffed": "gecode"}

@@ -1,6 +1,6 @@
 """The checker narrows "differs from the full board" to the squares emptied since the
 last board it proved unique, and the counts stay those of the full constraint."""
-from puzzle_engine.backend import Backend, CompiledModel
+from puzzle_engine.backend import CACHE_ENV, Backend, CompiledModel
 from puzzle_engine.genpuzzles import Engine, GenOptions
 
 
@@ -37,3 +37,32 @@ def test_checker_narrows_differs_to_squares_emptied_since_a_proven_unique_board(
         assert narrowed_to[-1] == [g]
         assert narrowed == count(model, trial, 3, differs=full)  # the whole disjunction
         assert narrowed[0] >= 1 and narrowed[1]                   # the puzzle is minimal
+
+
+def test_flattened_models_are_cached_between_engines(host, sudoku, monkeypatch, tmp_path):
+    import subprocess
+    compiles = []
+    real = subprocess.run
+
+    def run(cmd, *args, **kwargs):
+        if "-c" in cmd:
+            compiles.append(cmd)
+        return real(cmd, *args, **kwargs)
+    monkeypatch.setattr(subprocess, "run", run)
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    data = lambda e, size: e.checker_data(sudoku, e.check_params(sudoku, {"size": size}), (0,) * size ** 2)
+
+    texts = []
+    for _ in range(2):  # a fresh engine, as in a new process
+        engine = Engine(host, Backend("gecode"))
+        model = engine.compiled(sudoku, data(engine, 4))
+        texts.append((model._decls, model._head, model._solve, model._names))
+        assert model.count((0,) * 16, 2) == (2, True)
+    assert len(compiles) == 1 and texts[0] == texts[1] and len(list(tmp_path.iterdir())) == 1
+    Engine(host, Backend("chuffed")).compiled(sudoku, data(engine, 4))   # another solver
+    Engine(host, Backend("gecode")).compiled(sudoku, data(engine, 9))    # other data
+    assert len(compiles) == 3 and len(list(tmp_path.iterdir())) == 3
+
+    monkeypatch.setenv(CACHE_ENV, "off")
+    Engine(host, Backend("gecode")).compiled(sudoku, data(engine, 4))
+    assert len(compiles) == 4 and len(list(tmp_path.iterdir())) == 3
