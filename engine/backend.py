@@ -124,7 +124,8 @@ class Backend:
         # Uniqueness checks (runs with ``differs``) on a solver that learns (tag "lcg", e.g.
         # Chuffed) run with free search, which alternates the model's search with
         # activity-based search on restarts. A check's answer does not depend on the
-        # search; on 25x25 Sudoku, free search cut single checks from minutes to seconds.
+        # search; on the largest boards tried, free search cut single checks from minutes to
+        # seconds (docs/solvers.md).
         self.check_flags = ("-f",) if "lcg" in self.info.tags and "-f" in self.info.std_flags else ()
         self.calls = 0
 
