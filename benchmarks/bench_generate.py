@@ -293,6 +293,9 @@ def main() -> None:
     ap.add_argument("--sgt-solo-options", default="", metavar="OPTS",
                     help="appended to sgt-solo's parameters CxR, e.g. 'adu' (no symmetry, "
                          "difficulty Unreasonable); default: Solo's defaults")
+    ap.add_argument("--fzn-cache", action=argparse.BooleanOptionalAction, default=True,
+                    help="let cases share the FlatZinc cache, as gen does (default on); "
+                         "--no-fzn-cache makes every case compile its model")
     ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -301,13 +304,16 @@ def main() -> None:
         print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None, int(batch))))
         return
 
+    if not args.fzn_cache:
+        os.environ["PUZZLE_ENGINE_FZN_CACHE"] = "off"   # inherited by every case
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     timeout = args.timeout or None
     targets = [int(t) for t in args.target_empty.split(",") if t.strip()] or [None]
     for line in environment(solvers):
         print(f"# {line}")
-    print(f"# puzzle: {args.puzzle}; --batch {args.batch}")
+    print(f"# puzzle: {args.puzzle}; --batch {args.batch}; FlatZinc cache "
+          f"{'shared (only a first run compiles)' if args.fzn_cache else 'off (every case compiles)'}")
     print("# seconds: Puzzle.seconds, the whole of Engine.generate per puzzle (no solver time "
           "limit); calls, givens: medians over seeds")
     print("# py MB: peak RSS of the Python process (RUSAGE_SELF ru_maxrss); solver MB: peak RSS "

@@ -35,7 +35,7 @@ def test_generation_with_time_outs_is_marked(host, engines, monkeypatch):
     params = engine.check_params(sudoku, {"size": 4})
     from puzzle_engine import backend as be
 
-    def timed_out(self, board, limit, differs=None):
+    def timed_out(self, board, limit, differs=None, differs_at=None):
         return 0, False
     monkeypatch.setattr(be.CompiledModel, "count", timed_out)
     p = engine.generate(sudoku, params, 1).puzzle
