@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -128,6 +129,11 @@ class Backend:
         # seconds (docs/solvers.md).
         self.check_flags = ("-f",) if "lcg" in self.info.tags and "-f" in self.info.std_flags else ()
         self.calls = 0
+        self._calls_lock = threading.Lock()  # checks may run in threads (--probes, grade --jobs)
+
+    def count_call(self) -> None:
+        with self._calls_lock:
+            self.calls += 1
 
     @property
     def solver_id(self) -> str:
@@ -145,7 +151,7 @@ class Backend:
         # every compile. It is packaging noise, not something a user can act on.
         warnings.filterwarnings("ignore", message=".*(overrides a global constraint|all_different_int. was deprecated)",
                                 category=MiniZincWarning)
-        self.calls += 1
+        self.count_call()
         try:
             model = minizinc.Model()
             for part in ptype.models:
@@ -321,7 +327,7 @@ class CompiledModel:
         path = Path(self._dir.name) / f"run{next(self._ids)}.fzn"
         path.write_text(self._decls + decls + self._head + fixes + solve + "\n" + self._tail)
         backend = self.backend
-        backend.calls += 1
+        backend.count_call()
         flags = ["-f"] if backend.free_search and order is None else []
         if differs is not None and order is None:
             flags = [*dict.fromkeys([*flags, *backend.check_flags])]

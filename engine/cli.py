@@ -159,6 +159,9 @@ def gen(
                      "with --batch 1 (one by one).")] = 16,
     workers: Annotated[int, typer.Option("--workers", help="Generate puzzles in this many "
                        "processes (output stays in seed order).")] = 1,
+    probes: Annotated[Optional[int], typer.Option("--probes", help="With --batch: solver calls "
+                      "run at once while bisecting a run (default 2, 1 with --workers); the "
+                      "puzzle is the same.")] = None,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
                           "the level model grades at this level (trying seed after seed).")] = None,
     attempts: Annotated[int, typer.Option("--attempts", help="With --difficulty: seeds tried "
@@ -175,7 +178,8 @@ def gen(
         for name, value, least in (("--count", count, 1), ("--target-empty", target_empty, 1),
                                    ("--max-solutions", max_solutions, 1),
                                    ("--variants", variants, 0), ("--batch", batch, 1),
-                                   ("--workers", workers, 1), ("--attempts", attempts, 1)):
+                                   ("--workers", workers, 1), ("--attempts", attempts, 1),
+                                   ("--probes", probes, 1)):
             if value is not None and value < least:
                 raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
         host = _host()
@@ -183,7 +187,8 @@ def gen(
         engine = _engine(host, ptype, solver, config, time_limit)
         params = engine.check_params(ptype, _plugin_params(ptype, ctx.args))
         options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
-                             variants=variants, complexity=complexity, batch=batch)
+                             variants=variants, complexity=complexity, batch=batch,
+                             probes=probes or (2 if workers == 1 else 1))
         judge = None
         if difficulty is not None or complexity == DIFFICULTY:
             judge = _difficulty_judge(host, ptype, params, model, grader, config, time_limit)

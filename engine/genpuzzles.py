@@ -10,6 +10,7 @@ import json
 import random
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ class GenOptions:
     variants: int = 0               # transformed variants of the final puzzle
     complexity: str = "givens"      # the complexity function C used for binning
     batch: int = 1                  # most squares speculated per solver call (1 = one by one)
+    probes: int = 1                 # with batch > 1: solver calls run at once while bisecting
 
     def to_json(self) -> dict[str, Any]:
         return {"max_solutions": self.max_solutions, "target_empty": self.target_empty,
@@ -150,6 +152,33 @@ class _Speculation:
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         return (0, True) if self.at_most(board, limit) else (limit, True)
+
+
+def _first_failing(pending: list[int], passes: Callable[[int], bool], probes: int,
+                   pool: ThreadPoolExecutor | None) -> int | None:
+    """The first step of ``pending`` that fails (``passes`` is monotone along it: passing,
+    then failing), or None. One probe at a time is a bisection that checks the last step
+    first. With a pool, ``probes`` steps are checked at once per round, the last step
+    among the first round's, so that a run that passes still costs one round."""
+    lo, hi = 0, len(pending)           # the answer is in [lo, hi]; hi = none fails
+    first = True
+    while lo < hi:
+        width = min(probes if pool is not None else 1, hi - lo)
+        if first:                      # the last step and evenly spaced ones before it
+            points = sorted({hi - 1 - (k * (hi - lo)) // width for k in range(width)})
+        else:
+            points = sorted({lo + ((k + 1) * (hi - lo)) // (width + 1) for k in range(width)})
+        first = False
+        results = dict(zip(points, (pool.map(lambda j: passes(pending[j]), points)
+                                    if pool is not None and len(points) > 1
+                                    else [passes(pending[j]) for j in points])))
+        failing = [j for j in points if not results[j]]
+        if failing:
+            hi = failing[0]
+        passing = [j for j in points if results[j] and j < hi]
+        if passing:
+            lo = passing[-1] + 1
+    return pending[lo] if lo < len(pending) else None
 
 
 class Engine:
@@ -328,6 +357,16 @@ class Engine:
         n, board, tested = len(full), full, set()
         known: dict[tuple[Board, int], bool] = {}
         run = 2
+        pool = ThreadPoolExecutor(options.probes) if options.probes > 1 else None
+        try:
+            return self._batched_loop(ptype, params, full, checker, rng, options, accept, n, board,
+                                      tested, known, run, pool)
+        finally:
+            if pool is not None:
+                pool.shutdown()
+
+    def _batched_loop(self, ptype, params, full, checker, rng, options, accept, n, board, tested,
+                      known, run, pool):
         while len(tested) < n:
             # 1. Speculate.
             steps = []   # (index, trial, rng state after the choice, open questions, verdict)
@@ -362,16 +401,7 @@ class Engine:
                     ok = ok and known[q]
                 return ok
 
-            first_fail = None
-            if pending and not passes(pending[-1]):
-                lo, hi = 0, len(pending) - 1      # pending[hi] fails
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if passes(pending[mid]):
-                        lo = mid + 1
-                    else:
-                        hi = mid
-                first_fail = pending[hi]
+            first_fail = _first_failing(pending, passes, options.probes, pool)
             # 3. Commit the steps up to the first failure.
             last = len(steps) - 1 if first_fail is None else first_fail
             for i in range(last + 1):

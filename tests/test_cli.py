@@ -244,7 +244,8 @@ def test_workers_give_the_same_batch_in_seed_order(tmp_path):
             "--variants", "1"]
     one = run(*args).stdout
     two = run(*args, "--workers", "2").stdout
-    strip = lambda text: [{k: v for k, v in json.loads(ln).items() if k != "seconds"}
+    # One process bisects with 2 probes at once, workers with 1: other solver_calls, same puzzles.
+    strip = lambda text: [{k: v for k, v in json.loads(ln).items() if k not in ("seconds", "solver_calls")}
                           for ln in text.splitlines()]
     assert strip(two) == strip(one) and len(strip(one)) == 10
     out = tmp_path / "batch.jsonl"
