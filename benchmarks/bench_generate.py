@@ -67,7 +67,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # -- one case, in its own process ----------------------------------------------------------
-def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int) -> dict:
+def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
+        probes: int) -> dict:
     """Generate one puzzle; return its figures and this process's resource usage."""
     from puzzle_engine.backend import Backend, find_solver
     from puzzle_engine.genpuzzles import Engine, GenOptions
@@ -80,12 +81,13 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
                                   free_search=ptype.wants_free_search(info.id, info.tags)))
     params = engine.check_params(ptype, {"size": size})
     start = time.perf_counter()
-    p = engine.generate(ptype, params, seed=seed, options=GenOptions(target_empty=target, batch=batch)).puzzle
+    p = engine.generate(ptype, params, seed=seed, options=GenOptions(target_empty=target, batch=batch,
+                                                                          probes=probes)).puzzle
     wall = time.perf_counter() - start
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"puzzle": puzzle, "size": size, "target": target, "params": params,
-            "solver": solver, "free_search": engine.backend.free_search, "batch": batch,
+            "solver": solver, "free_search": engine.backend.free_search, "batch": batch, "probes": probes,
             "seed": seed,
             "status": "ok",
             "seconds": p.seconds,             # Puzzle.seconds, measured inside generate
@@ -100,13 +102,14 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
 
 
 def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
+             probes: int,
              timeout: float | None) -> dict:
     """Run one case in a fresh subprocess (its own process group, so that a time-out
     kills the solver too)."""
     case = {"puzzle": puzzle, "size": size, "target": target, "solver": solver, "seed": seed}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--one",
-                             f"{puzzle},{size},{solver},{seed},{target or 0},{batch}"],
+                             f"{puzzle},{size},{solver},{seed},{target or 0},{batch},{probes}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -287,6 +290,8 @@ def main() -> None:
     ap.add_argument("--json", metavar="FILE", help="also write every case as JSON Lines to FILE")
     ap.add_argument("--batch", type=int, default=16,
                     help="squares per solver call, as gen --batch (default 16; 1 = one by one)")
+    ap.add_argument("--probes", type=int, default=2,
+                    help="solver calls at once while bisecting, as gen --probes (default 2)")
     ap.add_argument("--peers", action=argparse.BooleanOptionalAction, default=True,
                     help="also time the peers installed by benchmarks/setup_peers.sh and print "
                          "the ratios (default on; --no-peers to skip)")
@@ -296,12 +301,13 @@ def main() -> None:
     ap.add_argument("--fzn-cache", action=argparse.BooleanOptionalAction, default=True,
                     help="let cases share the FlatZinc cache, as gen does (default on); "
                          "--no-fzn-cache makes every case compile its model")
-    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH", help=argparse.SUPPRESS)
+    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH,PROBES", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.one:
-        puzzle, size, solver, seed, target, batch = args.one.split(",")
-        print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None, int(batch))))
+        puzzle, size, solver, seed, target, batch, probes = args.one.split(",")
+        print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None, int(batch),
+                             int(probes))))
         return
 
     if not args.fzn_cache:
@@ -312,7 +318,7 @@ def main() -> None:
     targets = [int(t) for t in args.target_empty.split(",") if t.strip()] or [None]
     for line in environment(solvers):
         print(f"# {line}")
-    print(f"# puzzle: {args.puzzle}; --batch {args.batch}; FlatZinc cache "
+    print(f"# puzzle: {args.puzzle}; --batch {args.batch}; --probes {args.probes}; FlatZinc cache "
           f"{'shared (only a first run compiles)' if args.fzn_cache else 'off (every case compiles)'}")
     print("# seconds: Puzzle.seconds, the whole of Engine.generate per puzzle (no solver time "
           "limit); calls, givens: medians over seeds")
@@ -336,7 +342,7 @@ def main() -> None:
             for solver, target in ((s, t) for s in solvers for t in targets):
                 runs = []
                 for seed in range(1, n + 1):
-                    r = run_case(args.puzzle, size, solver, seed, target, args.batch, timeout)
+                    r = run_case(args.puzzle, size, solver, seed, target, args.batch, args.probes, timeout)
                     runs.append(r)
                     if r["status"] == "ok":
                         msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "
