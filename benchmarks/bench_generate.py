@@ -199,14 +199,21 @@ def row(size: int, solver: str, target: int | None, runs: list[dict], timeout: f
     return " ".join(f"{v:>{w}}" for v, (_, w) in zip(values, COLUMNS))
 
 
+def _failure_note(where: str, r: dict, timeout: float | None) -> str | None:
+    """The note for a case or peer run that timed out or failed, else None."""
+    if r["status"] == "timeout":
+        return f"{where}: timed out after {timeout:g} s (killed, not in the figures)"
+    if r["status"] == "failed":
+        return f"{where}: failed: {r['error'][:200]}"
+    return None
+
+
 def notes(runs: list[dict], timeout: float | None) -> list[str]:
     out = []
     for r in runs:
         where = f"{r['puzzle']} {r['size']}x{r['size']} {r['solver']} seed {r['seed']}"
-        if r["status"] == "timeout":
-            out.append(f"{where}: timed out after {timeout:g} s (killed, not in the figures)")
-        elif r["status"] == "failed":
-            out.append(f"{where}: failed: {r['error'][:200]}")
+        if (note := _failure_note(where, r, timeout)) is not None:
+            out.append(note)
         elif not r["minimal"] and not r["target"]:
             out.append(f"{where}: not minimal ({r['unknown']} checks timed out)")
     return out
@@ -263,10 +270,8 @@ def peer_notes(runs: list[dict], timeout: float | None) -> list[str]:
     out = []
     for r in runs:
         where = f"peer {r['peer']} {r['puzzle']} {r['size']}x{r['size']} seed {r['seed']}"
-        if r["status"] == "timeout":
-            out.append(f"{where}: timed out after {timeout:g} s (killed, not in the figures)")
-        elif r["status"] == "failed":
-            out.append(f"{where}: failed: {r['error'][:200]}")
+        if (note := _failure_note(where, r, timeout)) is not None:
+            out.append(note)
         elif r.get("unknown"):
             out.append(f"{where}: {r['unknown']} checks answered unknown (kept as givens)")
     return out

@@ -11,6 +11,7 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -357,66 +358,58 @@ class Engine:
         n, board, tested = len(full), full, set()
         known: dict[tuple[Board, int], bool] = {}
         run = 2
-        pool = ThreadPoolExecutor(options.probes) if options.probes > 1 else None
-        try:
-            return self._batched_loop(ptype, params, full, checker, rng, options, accept, n, board,
-                                      tested, known, run, pool)
-        finally:
-            if pool is not None:
-                pool.shutdown()
-
-    def _batched_loop(self, ptype, params, full, checker, rng, options, accept, n, board, tested,
-                      known, run, pool):
-        while len(tested) < n:
-            # 1. Speculate.
-            steps = []   # (index, trial, rng state after the choice, open questions, verdict)
-            spec_board, spec_tested = board, set(tested)
-            while len(steps) < run and len(spec_tested) < n:
-                if options.target_empty is not None and spec_board.count(0) >= options.target_empty:
+        with ThreadPoolExecutor(options.probes) if options.probes > 1 else nullcontext() as pool:
+            while len(tested) < n:
+                # 1. Speculate.
+                steps = []   # (index, trial, rng state after the choice, open questions, verdict)
+                spec_board, spec_tested = board, set(tested)
+                while len(steps) < run and len(spec_tested) < n:
+                    if options.target_empty is not None and \
+                            spec_board.count(0) >= options.target_empty:
+                        break
+                    index = self._choose(ptype, params, spec_board, spec_tested, n, rng, full)
+                    state = rng.getstate()
+                    spec_tested.add(index)
+                    trial = spec_board[:index] + (0,) + spec_board[index + 1:]
+                    spec = _Speculation(known)
+                    verdict = self._valid(ptype, params, trial, index, full, spec, options)
+                    steps.append((index, trial, state, [q for q in spec.asked if q not in known],
+                                  verdict))
+                    if verdict:
+                        spec_board = trial
+                if not steps:
                     break
-                index = self._choose(ptype, params, spec_board, spec_tested, n, rng, full)
-                state = rng.getstate()
-                spec_tested.add(index)
-                trial = spec_board[:index] + (0,) + spec_board[index + 1:]
-                spec = _Speculation(known)
-                verdict = self._valid(ptype, params, trial, index, full, spec, options)
-                steps.append((index, trial, state, [q for q in spec.asked if q not in known],
-                              verdict))
-                if verdict:
-                    spec_board = trial
-            if not steps:
-                break
-            # 2. Resolve: find the first speculated-valid step whose questions fail.
-            pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
-            timed_out: set[tuple[Board, int]] = set()
+                # 2. Resolve: find the first speculated-valid step whose questions fail.
+                pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
+                timed_out: set[tuple[Board, int]] = set()
 
-            def passes(i: int) -> bool:
-                ok = True
-                for q in steps[i][3]:
-                    if q not in known:
-                        found, definite = checker.count_other(q[0], q[1])
-                        known[q] = definite and found < q[1]
-                        if not definite:
-                            timed_out.add(q)
-                    ok = ok and known[q]
-                return ok
+                def passes(i: int) -> bool:
+                    ok = True
+                    for q in steps[i][3]:
+                        if q not in known:
+                            found, definite = checker.count_other(q[0], q[1])
+                            known[q] = definite and found < q[1]
+                            if not definite:
+                                timed_out.add(q)
+                        ok = ok and known[q]
+                    return ok
 
-            first_fail = _first_failing(pending, passes, options.probes, pool)
-            # 3. Commit the steps up to the first failure.
-            last = len(steps) - 1 if first_fail is None else first_fail
-            for i in range(last + 1):
-                index, trial, state, questions, verdict = steps[i]
-                tested.add(index)
-                if i == first_fail:
-                    # Ask the hook again, now that its answers are known: exact, no solver call.
-                    verdict = self._valid(ptype, params, trial, index, full,
-                                          _Speculation(known), options)
-                    checker.unknown += sum(1 for q in questions if q in timed_out)
-                    rng.setstate(state)
-                if verdict:
-                    board = trial
-                    accept(trial)
-            run = min(options.batch, run * 2) if first_fail is None else max(1, run // 2)
+                first_fail = _first_failing(pending, passes, options.probes, pool)
+                # 3. Commit the steps up to the first failure.
+                last = len(steps) - 1 if first_fail is None else first_fail
+                for i in range(last + 1):
+                    index, trial, state, questions, verdict = steps[i]
+                    tested.add(index)
+                    if i == first_fail:
+                        # Ask the hook again, now that its answers are known: exact, no solver call.
+                        verdict = self._valid(ptype, params, trial, index, full,
+                                              _Speculation(known), options)
+                        checker.unknown += sum(1 for q in questions if q in timed_out)
+                        rng.setstate(state)
+                    if verdict:
+                        board = trial
+                        accept(trial)
+                run = min(options.batch, run * 2) if first_fail is None else max(1, run // 2)
         return board, tested
 
 
