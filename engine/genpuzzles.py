@@ -99,6 +99,11 @@ class Checker:
     full board on one of the squares emptied since: in GenPuzzles, usually the one square
     being removed. The constraint is then a disequality instead of a disjunction over
     every empty square, which propagates far better; the count is the same.
+
+    It also remembers how many other solutions it found for a board: a board with fewer
+    givens has at least as many, so it is answered without a solver call when that is
+    enough for the limit. In GenPuzzles a square whose removal failed therefore fails
+    again on any later board, whatever was removed in between.
     """
 
     def __init__(self, model: Callable[[Board], CompiledModel], full: Board):
@@ -106,11 +111,14 @@ class Checker:
         self.full = tuple(full)
         self.unknown = 0
         self._unique: list[frozenset[int]] = [frozenset()]  # empty squares of proven-unique boards
+        self._others: list[tuple[frozenset[int], int]] = []  # (empty squares, solutions found)
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         """Solutions of ``board`` that differ from the full board, up to ``limit``, and
         whether that count is definite (False after a time-out)."""
         empty = frozenset(i for i, v in enumerate(board) if not v)
+        if any(found >= limit and u <= empty for u, found in self._others):
+            return limit, True
         base = next(u for u in reversed(self._unique) if u <= empty)
         if base == empty:
             return 0, True
@@ -118,6 +126,8 @@ class Checker:
         found, definite = self._model(board).count(board, limit, differs=self.full, differs_at=at)
         if definite and found == 0:
             self._unique.append(empty)
+        elif found:
+            self._others.append((empty, found))
         return found, definite
 
     def at_most(self, board: Board, k: int = 1) -> bool:
@@ -136,20 +146,23 @@ class Checker:
 class _Speculation:
     """The checker that ``puzzle_is_remove_valid`` sees while squares are speculated.
 
-    It answers from ``known`` where the answer is known, and otherwise optimistically
-    ("at most k solutions"), recording every question. Uniqueness is monotone, since
-    emptying more squares only adds solutions. So if the last speculated board passes,
-    every earlier one does too, and a failure is bisected to the first failing square.
+    It answers from ``known`` where the answer is known, and otherwise with ``guess``,
+    recording every question. Guessing "at most k solutions" speculates a run of
+    removals. Uniqueness is monotone, since emptying more squares only adds solutions. So
+    if the last speculated board passes, every earlier one does too, and a failure is
+    bisected to the first failing square. Guessing "more" speculates a run of refusals,
+    whose boards all differ from the current one by a single square and are checked at once.
     """
 
-    def __init__(self, known: dict[tuple[Board, int], bool]):
+    def __init__(self, known: dict[tuple[Board, int], bool], guess: bool = True):
         self.known = known
+        self.guess = guess
         self.asked: list[tuple[Board, int]] = []
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         key = (tuple(board), k)
         self.asked.append(key)
-        return self.known.get(key, True)
+        return self.known.get(key, self.guess)
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         return (0, True) if self.at_most(board, limit) else (limit, True)
@@ -351,19 +364,43 @@ class Engine:
         refused, the squares before it are final, the rest of the run is dropped and
         ``rng`` goes back to its state just after that square was chosen. The run grows
         after a run that passed and shrinks after one that failed, up to
-        ``options.batch``. Equal to one-by-one checking as long as no check times out,
-        for isRemoveValid hooks that are monotone in the checker's answers (a hook that
-        refuses when told "unique" also refuses when told "not unique").
+        ``options.batch``.
+
+        With ``options.probes`` > 1, once the next square fails right away (late in the
+        loop, when most removals fail), speculate refusals instead: the next ``probes``
+        squares as if each removal before them failed, all checked at once on the
+        current board. The first one that passes ends the run the same way, and the
+        loop goes back to speculating removals.
+
+        Equal to one-by-one checking as long as no check times out, for isRemoveValid
+        hooks that are monotone in the checker's answers (a hook that refuses when told
+        "unique" also refuses when told "not unique").
         """
         n, board, tested = len(full), full, set()
         known: dict[tuple[Board, int], bool] = {}
-        run = 2
+        timed_out: set[tuple[Board, int]] = set()
+        run, refusing = 2, False
+
+        def ask(q: tuple[Board, int]) -> bool:
+            if q not in known:
+                found, definite = checker.count_other(q[0], q[1])
+                known[q] = definite and found < q[1]
+                if not definite:
+                    timed_out.add(q)
+            return known[q]
+
         with ThreadPoolExecutor(options.probes) if options.probes > 1 else nullcontext() as pool:
             while len(tested) < n:
                 # 1. Speculate.
-                steps = []   # (index, trial, rng state after the choice, open questions, verdict)
+                # (index, trial, rng state after the choice, open questions, verdict, questions)
+                steps = []
                 spec_board, spec_tested = board, set(tested)
-                while len(steps) < run and len(spec_tested) < n:
+                while len(spec_tested) < n:
+                    if refusing and (sum(1 for step in steps if step[3]) >= options.probes
+                                     or len(steps) >= options.batch):
+                        break
+                    if not refusing and len(steps) >= run:
+                        break
                     if options.target_empty is not None and \
                             spec_board.count(0) >= options.target_empty:
                         break
@@ -371,47 +408,46 @@ class Engine:
                     state = rng.getstate()
                     spec_tested.add(index)
                     trial = spec_board[:index] + (0,) + spec_board[index + 1:]
-                    spec = _Speculation(known)
+                    spec = _Speculation(known, guess=not refusing)
                     verdict = self._valid(ptype, params, trial, index, full, spec, options)
                     steps.append((index, trial, state, [q for q in spec.asked if q not in known],
-                                  verdict))
+                                  verdict, spec.asked))
                     if verdict:
                         spec_board = trial
                 if not steps:
                     break
-                # 2. Resolve: find the first speculated-valid step whose questions fail.
-                pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
-                timed_out: set[tuple[Board, int]] = set()
-
-                def passes(i: int) -> bool:
-                    ok = True
-                    for q in steps[i][3]:
-                        if q not in known:
-                            found, definite = checker.count_other(q[0], q[1])
-                            known[q] = definite and found < q[1]
-                            if not definite:
-                                timed_out.add(q)
-                        ok = ok and known[q]
-                    return ok
-
-                first_fail = _first_failing(pending, passes, options.probes, pool)
-                # 3. Commit the steps up to the first failure.
-                last = len(steps) - 1 if first_fail is None else first_fail
+                # 2. Resolve: the first step whose verdict was guessed wrong.
+                if refusing:
+                    questions = list(dict.fromkeys(q for step in steps for q in step[3]))
+                    list(pool.map(ask, questions))
+                    wrong = next((i for i, step in enumerate(steps) if step[3] and
+                                  self._valid(ptype, params, step[1], step[0], full,
+                                              _Speculation(known), options) != step[4]), None)
+                else:
+                    pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
+                    wrong = _first_failing(pending, lambda i: all([ask(q) for q in steps[i][3]]),
+                                           options.probes, pool)
+                # 3. Commit the steps up to the first wrong guess.
+                last = len(steps) - 1 if wrong is None else wrong
                 for i in range(last + 1):
-                    index, trial, state, questions, verdict = steps[i]
+                    index, trial, state, questions, verdict, asked = steps[i]
                     tested.add(index)
-                    if i == first_fail:
+                    if i == wrong or (refusing and questions):
                         # Ask the hook again, now that its answers are known: exact, no solver call.
                         verdict = self._valid(ptype, params, trial, index, full,
                                               _Speculation(known), options)
-                        checker.unknown += sum(1 for q in questions if q in timed_out)
+                    checker.unknown += sum(1 for q in asked if q in timed_out)
+                    if i == wrong:
                         rng.setstate(state)
                     if verdict:
                         board = trial
                         accept(trial)
-                run = min(options.batch, run * 2) if first_fail is None else max(1, run // 2)
+                if refusing:
+                    refusing = wrong is None
+                else:
+                    refusing = options.probes > 1 and wrong is not None and wrong == pending[0]
+                    run = min(options.batch, run * 2) if wrong is None else max(1, run // 2)
         return board, tested
-
 
     def generate(self, ptype: PuzzleType, params, seed: int, options: GenOptions = GenOptions()
                  ) -> GenResult:

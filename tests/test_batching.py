@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from puzzle_engine import genpuzzles
 from puzzle_engine.backend import Backend
 from puzzle_engine.genpuzzles import Engine, GenOptions
 
@@ -40,9 +41,17 @@ def gecode(host):
 @pytest.mark.parametrize("probes", [1, 2, 3])
 @pytest.mark.parametrize("choose", ["fill", "random"])
 @pytest.mark.parametrize("batch", [2, 3, 8, 64])
-def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, choose, batch, probes):
+def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, choose, batch, probes,
+                                                              monkeypatch):
     params = gecode.check_params(sudoku, {"size": 9, "choose": choose})
     total = [0, 0]
+    guesses = set()
+    speculation = genpuzzles._Speculation
+
+    def spy(known, guess=True):
+        guesses.add(guess)
+        return speculation(known, guess)
+    monkeypatch.setattr(genpuzzles, "_Speculation", spy)
     for seed in range(15):
         results = []
         for b in (1, batch):
@@ -61,6 +70,8 @@ def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, cho
         total[1] += calls2
     if probes == 1:  # more probes at once spend more calls to save rounds
         assert total[1] < total[0]  # one failing run can cost an extra call, but not overall
+    # Runs of removals are speculated, and with more than one probe runs of refusals too.
+    assert guesses == ({True, False} if probes > 1 else {True})
 
 
 @pytest.mark.parametrize("solver", ["gecode", "chuffed"])

@@ -1,5 +1,6 @@
 """The checker narrows "differs from the full board" to the squares emptied since the
-last board it proved unique, and the counts stay those of the full constraint."""
+last board it proved unique, and the counts stay those of the full constraint. It
+answers a board with fewer givens than one it found other solutions for without a call."""
 from puzzle_engine.backend import CACHE_ENV, Backend, CompiledModel
 from puzzle_engine.genpuzzles import Engine, GenOptions
 
@@ -37,6 +38,13 @@ def test_checker_narrows_differs_to_squares_emptied_since_a_proven_unique_board(
         assert narrowed_to[-1] == [g]
         assert narrowed == count(model, trial, 3, differs=full)  # the whole disjunction
         assert narrowed[0] >= 1 and narrowed[1]                   # the puzzle is minimal
+    # A board with fewer givens than one with other solutions has them too: no solver call.
+    calls = engine.backend.calls
+    g = givens[0]
+    fewer = tuple(0 if i in (g, givens[-1]) else v for i, v in enumerate(grid))
+    assert checker.count_other(fewer, 1) == (1, True)
+    assert engine.backend.calls == calls
+    assert checker.count_other(fewer, 99)[1] and engine.backend.calls == calls + 1  # not known to be enough
 
 
 def test_flattened_models_are_cached_between_engines(host, sudoku, monkeypatch, tmp_path):

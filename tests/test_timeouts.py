@@ -1,6 +1,8 @@
 """A solver time-out is unknown, never unique."""
+import pytest
+
 from puzzle_engine.backend import Backend
-from puzzle_engine.genpuzzles import Engine
+from puzzle_engine.genpuzzles import Engine, GenOptions
 from test_cli import PUZZLE, run
 
 # A 25x25 board with 3 givens: hopeless to prove unique in a millisecond.
@@ -28,8 +30,10 @@ def test_removal_check_time_out_is_not_unique(host, engines):
         checker.close()
 
 
-def test_generation_with_time_outs_is_marked(host, engines, monkeypatch):
-    """Every check times out: nothing is removed, and the puzzle says why."""
+@pytest.mark.parametrize("batch, probes", [(1, 1), (16, 1), (16, 2)])
+def test_generation_with_time_outs_is_marked(host, engines, monkeypatch, batch, probes):
+    """Every check times out: nothing is removed, and the puzzle says why, one by one or
+    speculating (each square counted once)."""
     sudoku = host.get_type("sudoku")
     engine = Engine(host, Backend("gecode", time_limit=None))
     params = engine.check_params(sudoku, {"size": 4})
@@ -38,13 +42,12 @@ def test_generation_with_time_outs_is_marked(host, engines, monkeypatch):
     def timed_out(self, board, limit, differs=None, differs_at=None):
         return 0, False
     monkeypatch.setattr(be.CompiledModel, "count", timed_out)
-    p = engine.generate(sudoku, params, 1).puzzle
+    p = engine.generate(sudoku, params, 1, GenOptions(batch=batch, probes=probes)).puzzle
     assert p.grid == p.solution and p.unknown == 16 and not p.minimal
 
 
 def test_time_out_while_making_the_full_board_is_an_error(host):
     """GetRandomPuzzle that times out cannot silently give a board: a one-line error."""
-    import pytest
     from puzzle_engine.errors import SolverError
     sudoku = host.get_type("sudoku")
     engine = Engine(host, Backend("gecode", time_limit=0.001))
