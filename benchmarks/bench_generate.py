@@ -311,6 +311,8 @@ def main() -> None:
                          "worker and with --workers (default 0: skip)")
     ap.add_argument("--workers", type=int, default=2,
                     help="workers for --throughput (default 2)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of each --throughput command, the median is shown (default 3)")
     ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH,PROBES", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -398,13 +400,14 @@ def main() -> None:
         print(f"# batch throughput: wall seconds of 'puzzle-engine gen {args.puzzle} --size N "
               f"--count {args.throughput} --seed 100', start-up included;")
         print(f"#   1 worker with --probes 1 (one core), 1 worker (--probes 2, the default), "
-              f"--workers {args.workers} (--probes 1 each); speed-up of the last")
+              f"--workers {args.workers} (--probes 1 each), median of {args.repeat} runs each, "
+              "taken in turn; speed-up of the last")
         print(f"{'size':>5} {'solver':>8} {'puzzles':>7} {'1w 1p s':>9} {'1w s':>9} "
               f"{f'{args.workers}w s':>9} {'vs 1w 1p':>10} {'vs 1w':>10} {'same':>5}", flush=True)
         for size in sizes:
             for solver in solvers:
-                print(throughput(args.puzzle, size, solver, args.throughput, args.workers, timeout),
-                      flush=True)
+                print(throughput(args.puzzle, size, solver, args.throughput, args.workers,
+                                 args.repeat, timeout), flush=True)
     print(f"# load average {_load()} at end (1, 5, 15 min; "
           "the benchmark itself accounts for about 1)")
 
@@ -415,27 +418,30 @@ THROUGHPUT_RUNS = (("1 worker, --probes 1", ("--workers", "1", "--probes", "1"))
                    ("WORKERS workers", ("--workers", "WORKERS")))
 
 
-def throughput(puzzle: str, size: int, solver: str, count: int, workers: int,
+def throughput(puzzle: str, size: int, solver: str, count: int, workers: int, repeat: int,
                timeout: float | None) -> str:
     """One row: wall seconds of ``puzzle-engine gen`` making ``count`` puzzles (seeds from
     100) with one worker and one probe, one worker (default probes) and ``workers`` workers,
-    and the last one's throughput against each of the first two. The three outputs must be
-    the same puzzles."""
+    each the median of ``repeat`` runs (taken in turn), and the last one's throughput
+    against each of the first two. Every output must be the same puzzles."""
     exe = Path(sys.executable).with_name("puzzle-engine")
     base = [str(exe), "gen", puzzle, "--size", str(size), "--solver", solver, "--count", str(count),
             "--seed", "100", "--format", "line"]
-    times, outputs = [], []
-    for _, extra in THROUGHPUT_RUNS:
-        args = [a.replace("WORKERS", str(workers)) for a in extra]
-        start = time.perf_counter()
-        try:
-            proc = subprocess.run(base + args, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return f"{size:>5} {solver:>8} {count:>7}  time-out after {timeout} s"
-        times.append(time.perf_counter() - start)
-        if proc.returncode != 0:
-            return f"{size:>5} {solver:>8} {count:>7}  failed: {proc.stderr.strip()[:200]}"
-        outputs.append(proc.stdout)
+    runs: list[list[float]] = [[] for _ in THROUGHPUT_RUNS]
+    outputs = []
+    for _ in range(repeat):
+        for k, (_, extra) in enumerate(THROUGHPUT_RUNS):
+            args = [a.replace("WORKERS", str(workers)) for a in extra]
+            start = time.perf_counter()
+            try:
+                proc = subprocess.run(base + args, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return f"{size:>5} {solver:>8} {count:>7}  time-out after {timeout} s"
+            runs[k].append(time.perf_counter() - start)
+            if proc.returncode != 0:
+                return f"{size:>5} {solver:>8} {count:>7}  failed: {proc.stderr.strip()[:200]}"
+            outputs.append(proc.stdout)
+    times = [statistics.median(r) for r in runs]
     same = "yes" if all(o == outputs[0] for o in outputs) else "NO"
     return (f"{size:>5} {solver:>8} {count:>7} {times[0]:>9.2f} {times[1]:>9.2f} {times[2]:>9.2f} "
             f"{times[0] / times[2]:>9.2f}x {times[1] / times[2]:>9.2f}x {same:>5}")
