@@ -209,6 +209,7 @@ class Run:
     complete: bool
     stats: Mapping[str, float]
     first: Board | None = None
+    stage: int | None = None  # with ``stages``: the least stage with a solution (None: none)
 
 
 def _stats(stdout: str) -> dict[str, float]:
@@ -300,7 +301,8 @@ class CompiledModel:
 
     def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
             stats: bool = False, solution: bool = False, differs: Board | None = None,
-            differs_at: Sequence[int] | None = None) -> Run:
+            differs_at: Sequence[int] | None = None, stages: Mapping[int, int] | None = None
+            ) -> Run:
         """Run the solver with ``board``'s givens fixed.
 
         :param order: when given, the search branches on these squares in this order
@@ -311,6 +313,12 @@ class CompiledModel:
             that differ from it on some empty square count (the paper's S' != P_I).
         :param differs_at: with ``differs``, the empty squares where a solution must
             differ (default: all of them). The caller's to justify: see ``Checker``.
+        :param stages: with ``differs``, instead of ``differs_at``: a stage (0, 1, ...) per
+            empty square where a solution may differ. The solver minimises the latest stage
+            of a square where the solution differs from ``differs``; ``Run.stage`` is that
+            least stage, or None when no solution differs. The squares of stages up to s
+            are the empty squares of the s-th of a run of nested boards, so this finds the
+            first of them with a second solution in one call.
         """
         if len(board) != len(self._names):
             raise ValueError(f"board has {len(board)} squares, model has {len(self._names)}")
@@ -331,7 +339,23 @@ class CompiledModel:
             else:  # outside the domain, or a second value for the same variable: fails
                 fixes += f"constraint int_eq({name},{v});\n"
         decls = ""
-        if differs is not None:
+        solve = self._solve
+        if stages is not None:
+            if differs is None or not solve.rstrip().endswith("satisfy;"):
+                raise ValueError("stages need differs and a satisfaction model")
+            free = [i for i in stages if not board[i] and not _literal(self._names[i])]
+            top = max([stages[i] for i in free], default=0)
+            decls = f"var 0..{top}: PE_STAGE:: output_var;\n" + "".join(
+                f"var bool: PE_DIFF_{i}:: var_is_introduced;\nvar bool: PE_LATE_{i}:: var_is_introduced;\n"
+                for i in free)
+            for i in free:
+                fixes += (f"constraint int_ne_reif({self._names[i]},{differs[i]},PE_DIFF_{i});\n"
+                          f"constraint int_le_reif({stages[i]},PE_STAGE,PE_LATE_{i});\n"
+                          f"constraint bool_clause([PE_LATE_{i}],[PE_DIFF_{i}]);\n")
+            fixes += (f"constraint array_bool_or([{','.join(f'PE_DIFF_{i}' for i in free)}],true);\n"
+                      if free else "constraint bool_eq(false,true);\n")
+            solve = solve.rstrip()[:-len("satisfy;")] + "minimize PE_STAGE;"
+        elif differs is not None:
             at = range(len(board)) if differs_at is None else differs_at
             free = [i for i in at if not board[i] and not _literal(self._names[i])]
             if len(free) == 1:  # the common case in GenPuzzles: a plain disequality
@@ -343,7 +367,6 @@ class CompiledModel:
                 fixes += f"constraint array_bool_or([{','.join(f'PE_DIFF_{i}' for i in free)}],true);\n"
             else:
                 fixes += "constraint bool_eq(false,true);\n"
-        solve = self._solve
         if order is not None:
             names = [self._names[i] for i in order if not _literal(self._names[i])]
             solve = (f"solve :: int_search([{','.join(names)}],input_order,indomain_min,complete) "
@@ -358,8 +381,9 @@ class CompiledModel:
             flags = [*dict.fromkeys([*flags, *backend.check_flags])]
         if stats:
             flags.append("-s")
+        count = ["-a"] if stages is not None else ["-n", str(limit)]
         try:
-            proc = subprocess.run([backend.info.executable, *flags, "-n", str(limit), str(path)],
+            proc = subprocess.run([backend.info.executable, *flags, *count, str(path)],
                                   capture_output=True, text=True, timeout=backend.time_limit)
         except subprocess.TimeoutExpired:
             return Run(0, False, {})
@@ -368,6 +392,10 @@ class CompiledModel:
         found = sum(1 for ln in proc.stdout.splitlines() if ln == "----------")
         if proc.returncode != 0 and found == 0 and not any(m in proc.stdout for m in _MARKERS):
             raise SolverError(f"{backend.info.name} failed: {_first_line(proc.stderr + proc.stdout)}")
+        if stages is not None:
+            values = [ln for ln in proc.stdout.splitlines() if ln.startswith("PE_STAGE = ")]
+            stage = int(values[-1][len("PE_STAGE = "):].rstrip(";")) if values else None
+            return Run(found, any(m in proc.stdout for m in _MARKERS), {}, None, stage)
         complete = found >= limit or any(m in proc.stdout for m in _MARKERS)
         first = _first_solution(proc.stdout, self._decision) if solution and found else None
         return Run(found, complete, _stats(proc.stdout) if stats else {}, first)

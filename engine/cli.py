@@ -162,6 +162,9 @@ def gen(
     probes: Annotated[Optional[int], typer.Option("--probes", help="With --batch: solver calls "
                       "run at once while bisecting a run (default 2, 1 with --workers); the "
                       "puzzle is the same.")] = None,
+    optimise: Annotated[bool, typer.Option("--optimise/--bisect", help="With --batch: find the "
+                        "first failing square of a run in one optimising solver call, or by "
+                        "bisection; the puzzle is the same.")] = True,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
                           "the level model grades at this level (trying seed after seed).")] = None,
     attempts: Annotated[int, typer.Option("--attempts", help="With --difficulty: seeds tried "
@@ -188,7 +191,7 @@ def gen(
         params = engine.check_params(ptype, _plugin_params(ptype, ctx.args))
         options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
                              variants=variants, complexity=complexity, batch=batch,
-                             probes=probes or (2 if workers == 1 else 1))
+                             probes=probes or (2 if workers == 1 else 1), optimise=optimise)
         judge = None
         if difficulty is not None or complexity == DIFFICULTY:
             judge = _difficulty_judge(host, ptype, params, model, grader, config, time_limit)

@@ -35,6 +35,7 @@ class GenOptions:
     complexity: str = "givens"      # the complexity function C used for binning
     batch: int = 1                  # most squares speculated per solver call (1 = one by one)
     probes: int = 1                 # with batch > 1: solver calls run at once while bisecting
+    optimise: bool = False          # with batch > 1: find a run's first failing square in one call
 
     def to_json(self) -> dict[str, Any]:
         return {"max_solutions": self.max_solutions, "target_empty": self.target_empty,
@@ -119,9 +120,9 @@ class Checker:
         empty = frozenset(i for i, v in enumerate(board) if not v)
         if any(found >= limit and u <= empty for u, found in self._others):
             return limit, True
-        base = next(u for u in reversed(self._unique) if u <= empty)
-        if base == empty:
+        if any(empty <= u for u in reversed(self._unique)):
             return 0, True
+        base = next(u for u in reversed(self._unique) if u <= empty)
         at = sorted(empty - base)
         found, definite = self._model(board).count(board, limit, differs=self.full, differs_at=at)
         if definite and found == 0:
@@ -129,6 +130,36 @@ class Checker:
         elif found:
             self._others.append((empty, found))
         return found, definite
+
+    def first_with_other(self, boards: list[Board]) -> tuple[int | None, bool]:
+        """The index of the first of ``boards`` (each with the empty squares of the one
+        before it and more) that has a solution other than the full board, or None, in one
+        optimising solver call; and whether that answer is definite (False on a time-out)."""
+        if not boards:
+            return None, True
+        empties = [frozenset(i for i, v in enumerate(b) if not v) for b in boards]
+        known = next((j for j, e in enumerate(empties)
+                      if any(found >= 1 and u <= e for u, found in self._others)), len(boards))
+        if known == 0:
+            return 0, True
+        if any(empties[known - 1] <= u for u in reversed(self._unique)):
+            return (known if known < len(boards) else None), True
+        base = next(u for u in reversed(self._unique) if u <= empties[0])
+        stages: dict[int, int] = {}
+        for j in range(known):
+            for i in empties[j] - base:
+                stages.setdefault(i, j)
+        last = boards[known - 1]
+        run = self._model(last).run(last, differs=self.full, stages=stages)
+        if not run.complete:
+            return None, False
+        if run.stage is None:
+            self._unique.append(empties[known - 1])
+            return (known if known < len(boards) else None), True
+        if run.stage > 0:
+            self._unique.append(empties[run.stage - 1])
+        self._others.append((empties[run.stage], 1))
+        return run.stage, True
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         """True when ``board`` has at most ``k`` solutions; False when it has more or when
@@ -425,8 +456,20 @@ class Engine:
                                               _Speculation(known), options) != step[4]), None)
                 else:
                     pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
-                    wrong = _first_failing(pending, lambda i: all([ask(q) for q in steps[i][3]]),
-                                           options.probes, pool)
+                    wrong, done = None, False
+                    if options.optimise and len(pending) > 1 and \
+                            all(len(steps[i][3]) == 1 and steps[i][3][0][1] == 1 for i in pending):
+                        boards = [steps[i][3][0][0] for i in pending]
+                        if all(a.count(0) < b.count(0) and all(y == 0 or y == x for x, y in zip(a, b))
+                               for a, b in zip(boards, boards[1:])):
+                            j, done = checker.first_with_other(boards)
+                            if done:
+                                for k, i in enumerate(pending):
+                                    known[steps[i][3][0]] = j is None or k < j
+                                wrong = None if j is None else pending[j]
+                    if not done:
+                        wrong = _first_failing(pending, lambda i: all([ask(q) for q in steps[i][3]]),
+                                               options.probes, pool)
                 # 3. Commit the steps up to the first wrong guess.
                 last = len(steps) - 1 if wrong is None else wrong
                 for i in range(last + 1):

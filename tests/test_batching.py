@@ -21,6 +21,7 @@ class MonotoneOracle:
         rng = random.Random(seed)
         self.bad = [frozenset(rng.sample(range(n), rng.randint(*size))) for _ in range(sets)]
         self.calls = 0
+        self.optimised = 0
         self.unknown = 0
 
     def count_other(self, board, limit):
@@ -32,19 +33,27 @@ class MonotoneOracle:
         found, _ = self.count_other(board, k)
         return found < k
 
+    def first_with_other(self, boards):
+        self.calls += 1
+        self.optimised += 1
+        empties = [{i for i, v in enumerate(b) if v == 0} for b in boards]
+        return next((j for j, e in enumerate(empties) if any(b <= e for b in self.bad)), None), True
+
 
 @pytest.fixture(scope="module")
 def gecode(host):
     return Engine(host, Backend("gecode"))
 
 
+@pytest.mark.parametrize("optimise", [False, True])
 @pytest.mark.parametrize("probes", [1, 2, 3])
 @pytest.mark.parametrize("choose", ["fill", "random"])
 @pytest.mark.parametrize("batch", [2, 3, 8, 64])
 def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, choose, batch, probes,
-                                                              monkeypatch):
+                                                              optimise, monkeypatch):
     params = gecode.check_params(sudoku, {"size": 9, "choose": choose})
     total = [0, 0]
+    optimised = 0
     guesses = set()
     speculation = genpuzzles._Speculation
 
@@ -60,9 +69,10 @@ def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, cho
             accepted = []
             board, tested = empty(sudoku, params, SOLUTION, oracle, random.Random(seed),
                                   GenOptions(batch=b, target_empty=None if seed % 3 else 40,
-                                             probes=probes),
+                                             probes=probes, optimise=optimise),
                                   accepted.append)
             results.append((board, tested, accepted, oracle.calls))
+            optimised += oracle.optimised
         (board1, tested1, acc1, calls1), (board2, tested2, acc2, calls2) = results
         assert board2 == board1 and tested2 == tested1 and acc2 == acc1
         assert 0 < len(acc1) < len(tested1)  # squares are both accepted and refused
@@ -72,6 +82,7 @@ def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, cho
         assert total[1] < total[0]  # one failing run can cost an extra call, but not overall
     # Runs of removals are speculated, and with more than one probe runs of refusals too.
     assert guesses == ({True, False} if probes > 1 else {True})
+    assert (optimised > 0) == optimise
 
 
 @pytest.mark.parametrize("solver", ["gecode", "chuffed"])
@@ -90,6 +101,11 @@ def test_batched_generation_gives_the_same_puzzles(host, sudoku, solver, size, s
         probed = engine.generate(sudoku, params, seed, GenOptions(variants=2, batch=16, probes=2))
         assert probed.puzzle.grid == one.grid and probed.puzzle.minimal
         assert engine.backend.calls - calls == probed.puzzle.solver_calls
+        optimised = engine.generate(sudoku, params, seed,
+                                    GenOptions(variants=2, batch=16, probes=2, optimise=True))
+        assert optimised.puzzle.grid == one.grid and optimised.puzzle.minimal
+        assert optimised.puzzle.solver_calls <= probed.puzzle.solver_calls
+        assert optimised.compl_dict == batched.compl_dict == probed.compl_dict
 
 
 def test_batched_generation_with_a_plugin_rule_and_at_most_k(host, sudoku):
@@ -107,3 +123,6 @@ def test_batched_generation_with_a_plugin_rule_and_at_most_k(host, sudoku):
             probed = engine.generate(fillomino, params, seed,
                                      GenOptions(max_solutions=k, batch=8, probes=3)).puzzle
             assert probed.grid == one.grid
+            optimised = engine.generate(fillomino, params, seed,
+                                        GenOptions(max_solutions=k, batch=8, optimise=True)).puzzle
+            assert optimised.grid == one.grid

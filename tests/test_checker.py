@@ -1,6 +1,8 @@
 """The checker narrows "differs from the full board" to the squares emptied since the
 last board it proved unique, and the counts stay those of the full constraint. It
 answers a board with fewer givens than one it found other solutions for without a call."""
+import random
+
 import pytest
 
 from puzzle_engine import PuzzleType
@@ -100,3 +102,30 @@ def test_givens_fix_declarations_and_conflicts_still_fail(solver):
         assert model.count((0, 0, 2, 0), 20, differs=(1, 1, 2, 2), differs_at=[0]) == (2, True)
     finally:
         model.close()
+
+
+@pytest.mark.parametrize("solver", ["gecode", "chuffed"])
+def test_first_board_with_another_solution_in_one_call(host, sudoku, solver):
+    """One optimising call finds the first of a run of nested boards with a second
+    solution: the board one-by-one checks would find, starting from any proven board."""
+    engine = Engine(host, Backend(solver))
+    params = engine.check_params(sudoku, {"size": 9})
+    full = engine.complete(sudoku, params, (0,) * 81)
+    for seed in range(4):
+        order = random.Random(seed).sample(range(81), 81)
+        boards, board = [], full
+        for i in order:
+            board = board[:i] + (0,) + board[i + 1:]
+            boards.append(board)
+        one = engine.checker(sudoku, params, full)
+        first = next(j for j, b in enumerate(boards) if one.count_other(b, 1)[0])
+        for start in (0, first // 2, first):   # a run beginning before or at the answer
+            checker = engine.checker(sudoku, params, full)
+            if start:
+                assert checker.count_other(boards[start - 1], 1) == (0, True)
+            calls = engine.backend.calls
+            assert checker.first_with_other(boards[start:first + 5]) == (first - start, True)
+            assert engine.backend.calls == calls + 1
+            assert checker.first_with_other(boards[start:first]) == (None, True)  # known: no call
+            assert checker.count_other(boards[first + 3], 1) == (1, True)         # known too
+            assert engine.backend.calls == calls + 1
