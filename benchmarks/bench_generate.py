@@ -68,7 +68,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # -- one case, in its own process ----------------------------------------------------------
 def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
-        probes: int) -> dict:
+        probes: int, optimise: bool) -> dict:
     """Generate one puzzle; return its figures and this process's resource usage."""
     from puzzle_engine.backend import Backend, find_solver
     from puzzle_engine.genpuzzles import Engine, GenOptions
@@ -82,13 +82,15 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
     params = engine.check_params(ptype, {"size": size})
     start = time.perf_counter()
     p = engine.generate(ptype, params, seed=seed, options=GenOptions(target_empty=target, batch=batch,
-                                                                          probes=probes)).puzzle
+                                                                          probes=probes,
+                                                                          optimise=optimise)).puzzle
     wall = time.perf_counter() - start
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"puzzle": puzzle, "size": size, "target": target, "params": params,
             "solver": solver, "free_search": engine.backend.free_search, "batch": batch, "probes": probes,
-            "seed": seed,
+            "optimise": optimise, "seed": seed,
+            "grid": ",".join(map(str, p.grid)),
             "status": "ok",
             "seconds": p.seconds,             # Puzzle.seconds, measured inside generate
             "generate_wall": wall,            # the same, measured around the call
@@ -102,14 +104,13 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
 
 
 def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
-             probes: int,
-             timeout: float | None) -> dict:
+             probes: int, optimise: bool, timeout: float | None) -> dict:
     """Run one case in a fresh subprocess (its own process group, so that a time-out
     kills the solver too)."""
     case = {"puzzle": puzzle, "size": size, "target": target, "solver": solver, "seed": seed}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--one",
-                             f"{puzzle},{size},{solver},{seed},{target or 0},{batch},{probes}"],
+                             f"{puzzle},{size},{solver},{seed},{target or 0},{batch},{probes},{int(optimise)}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -313,13 +314,17 @@ def main() -> None:
                     help="workers for --throughput (default 2)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="runs of each --throughput command, the median is shown (default 3)")
-    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH,PROBES", help=argparse.SUPPRESS)
+    ap.add_argument("--optimise", action=argparse.BooleanOptionalAction, default=True,
+                    help="find a run's first failing square in one optimising call, as gen "
+                         "--optimise (default); --no-optimise bisects, as gen --bisect")
+    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH,PROBES,OPTIMISE",
+                    help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.one:
-        puzzle, size, solver, seed, target, batch, probes = args.one.split(",")
+        puzzle, size, solver, seed, target, batch, probes, optimise = args.one.split(",")
         print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None, int(batch),
-                             int(probes))))
+                             int(probes), optimise == "1")))
         return
 
     if not args.fzn_cache:
@@ -330,7 +335,8 @@ def main() -> None:
     targets = [int(t) for t in args.target_empty.split(",") if t.strip()] or [None]
     for line in environment(solvers):
         print(f"# {line}")
-    print(f"# puzzle: {args.puzzle}; --batch {args.batch}; --probes {args.probes}; FlatZinc cache "
+    print(f"# puzzle: {args.puzzle}; --batch {args.batch}; --probes {args.probes}; "
+          f"{'--optimise' if args.optimise else '--no-optimise (bisect)'}; FlatZinc cache "
           f"{'shared (only a first run compiles)' if args.fzn_cache else 'off (every case compiles)'}")
     print("# seconds: Puzzle.seconds, the whole of Engine.generate per puzzle (no solver time "
           "limit); calls, givens: medians over seeds")
@@ -354,7 +360,8 @@ def main() -> None:
             for solver, target in ((s, t) for s in solvers for t in targets):
                 runs = []
                 for seed in range(1, n + 1):
-                    r = run_case(args.puzzle, size, solver, seed, target, args.batch, args.probes, timeout)
+                    r = run_case(args.puzzle, size, solver, seed, target, args.batch, args.probes,
+                                 args.optimise, timeout)
                     runs.append(r)
                     if r["status"] == "ok":
                         msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "
