@@ -228,10 +228,10 @@ def test_fillomino_bad_input_is_one_line_and_exit_2(args, words):
 
 def test_batch_option_gives_the_same_puzzle_in_fewer_calls():
     recs = [json.loads(run("gen", "sudoku", "--seed", "8", "--format", "json", *extra).stdout)
-            for extra in ([], ["--batch", "1"])]
-    assert recs[0]["grid"] == recs[1]["grid"]
+            for extra in ([], ["--batch", "1"], ["--bisect"])]
+    assert recs[0]["grid"] == recs[1]["grid"] == recs[2]["grid"]
     assert recs[0]["options"]["batch"] == 16 and recs[1]["options"]["batch"] == 1
-    assert recs[0]["solver_calls"] < recs[1]["solver_calls"] == 82
+    assert recs[0]["solver_calls"] < recs[2]["solver_calls"] < recs[1]["solver_calls"] == 82
     for option, value in (("--batch", "0"), ("--count", "0"), ("--target-empty", "-1"),
                           ("--max-solutions", "0"), ("--variants", "-2"), ("--workers", "0")):
         one_line_error(run("gen", "sudoku", option, value), f"bad {option} {value}: must be at least")
