@@ -38,9 +38,14 @@ def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options: 
                                initializer=_init,
                                initargs=(puzzle, backend.info.id, backend.time_limit,
                                          backend.free_search))
+    finished = False
     try:
         futures = [pool.submit(_generate, params, seed, options) for seed in seeds]
         for future in futures:
             yield future.result()
+        finished = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # After the last result the workers are idle: wait for them to exit. Not waiting
+        # there let Python 3.11's exit handler write to the pool's closed wake-up pipe and
+        # print a traceback ("Bad file descriptor") about one run in ten.
+        pool.shutdown(wait=finished, cancel_futures=not finished)

@@ -253,3 +253,26 @@ def test_workers_give_the_same_batch_in_seed_order(tmp_path):
     resumed = run(*args, "--workers", "2", "--out", str(out), "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert strip(out.read_text()) == strip(one)
+
+
+def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
+    """A finished batch waits for its idle workers: not waiting let Python's exit handler
+    print a traceback now and then. An interrupted one does not wait."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from puzzle_engine.backend import Backend
+    from puzzle_engine.genpuzzles import Engine, GenOptions
+    from puzzle_engine.workers import generate_many
+    calls = []
+    shutdown = ProcessPoolExecutor.shutdown
+    monkeypatch.setattr(ProcessPoolExecutor, "shutdown",
+                        lambda self, wait=True, cancel_futures=False:
+                        calls.append((wait, cancel_futures)) or shutdown(self, wait, cancel_futures=cancel_futures))
+    engine = Engine(host, Backend("gecode"))
+    params = engine.check_params(host.get_type("sudoku"), {"size": 4})
+    results = list(generate_many(engine, "sudoku", params, GenOptions(), range(1, 4), 2))
+    assert [r.puzzle.seed for r in results] == [1, 2, 3] and calls[0] == (True, False)
+    batch = generate_many(engine, "sudoku", params, GenOptions(), range(1, 40), 2)
+    next(batch)
+    batch.close()
+    assert calls[-1] == (False, True)
