@@ -34,7 +34,7 @@ class GenOptions:
     variants: int = 0               # transformed variants of the final puzzle
     complexity: str = "givens"      # the complexity function C used for binning
     batch: int = 1                  # most squares speculated per solver call (1 = one by one)
-    probes: int = 1                 # with batch > 1: solver calls run at once while bisecting
+    probes: int = 1                 # with batch > 1: solver calls run at once
     optimise: bool = False          # with batch > 1: find a run's first failing square in one call
 
     def to_json(self) -> dict[str, Any]:
@@ -224,6 +224,26 @@ def _first_failing(pending: list[int], passes: Callable[[int], bool], probes: in
         if passing:
             lo = passing[-1] + 1
     return pending[lo] if lo < len(pending) else None
+
+
+def _first_in_one_call(questions: list[list[tuple[Board, int]]], checker: Checker,
+                       known: dict[tuple[Board, int], bool]) -> tuple[bool, int | None]:
+    """``(True, j)``: the j-th step is the first whose questions fail (None: none), found in
+    one optimising call and recorded in ``known``. ``(False, None)`` when that does not
+    apply (a step asks other than one "at most 1" question, the boards are not nested) or
+    the call timed out, so the caller bisects."""
+    if len(questions) < 2 or any(len(qs) != 1 or qs[0][1] != 1 for qs in questions):
+        return False, None
+    boards = [qs[0][0] for qs in questions]
+    if not all(a.count(0) < b.count(0) and all(y == 0 or y == x for x, y in zip(a, b))
+               for a, b in zip(boards, boards[1:])):
+        return False, None
+    j, definite = checker.first_with_other(boards)
+    if not definite:
+        return False, None
+    for k, qs in enumerate(questions):
+        known[qs[0]] = j is None or k < j
+    return True, j
 
 
 class Engine:
@@ -456,18 +476,12 @@ class Engine:
                                               _Speculation(known), options) != step[4]), None)
                 else:
                     pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
-                    wrong, done = None, False
-                    if options.optimise and len(pending) > 1 and \
-                            all(len(steps[i][3]) == 1 and steps[i][3][0][1] == 1 for i in pending):
-                        boards = [steps[i][3][0][0] for i in pending]
-                        if all(a.count(0) < b.count(0) and all(y == 0 or y == x for x, y in zip(a, b))
-                               for a, b in zip(boards, boards[1:])):
-                            j, done = checker.first_with_other(boards)
-                            if done:
-                                for k, i in enumerate(pending):
-                                    known[steps[i][3][0]] = j is None or k < j
-                                wrong = None if j is None else pending[j]
-                    if not done:
+                    questions = [steps[i][3] for i in pending]
+                    done, j = (_first_in_one_call(questions, checker, known) if options.optimise
+                               else (False, None))
+                    if done:
+                        wrong = None if j is None else pending[j]
+                    else:
                         wrong = _first_failing(pending, lambda i: all([ask(q) for q in steps[i][3]]),
                                                options.probes, pool)
                 # 3. Commit the steps up to the first wrong guess.
