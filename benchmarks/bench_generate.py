@@ -51,9 +51,12 @@ Only the standard library, puzzle_engine and benchmarks/peers (standard library)
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import os
 import platform
+import pstats
 import resource
 import statistics
 import subprocess
@@ -68,8 +71,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # -- one case, in its own process ----------------------------------------------------------
 def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
-        probes: int, optimise: bool) -> dict:
-    """Generate one puzzle; return its figures and this process's resource usage."""
+        probes: int, optimise: bool, profile: int = 0) -> dict:
+    """Generate one puzzle; return its figures and this process's resource usage, and with
+    ``profile`` the top entries of its cProfile by own time."""
     from puzzle_engine.backend import Backend, find_solver
     from puzzle_engine.genpuzzles import Engine, GenOptions
     from puzzle_engine.plugins import get_host
@@ -80,10 +84,14 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
     engine = Engine(host, Backend(solver, time_limit=None,
                                   free_search=ptype.wants_free_search(info.id, info.tags)))
     params = engine.check_params(ptype, {"size": size})
+    options = GenOptions(target_empty=target, batch=batch, probes=probes, optimise=optimise)
+    prof = cProfile.Profile() if profile else None
     start = time.perf_counter()
-    p = engine.generate(ptype, params, seed=seed, options=GenOptions(target_empty=target, batch=batch,
-                                                                          probes=probes,
-                                                                          optimise=optimise)).puzzle
+    if prof:
+        prof.enable()
+    p = engine.generate(ptype, params, seed=seed, options=options).puzzle
+    if prof:
+        prof.disable()
     wall = time.perf_counter() - start
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -100,17 +108,28 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
             "solver_mb": kids.ru_maxrss / 1024,
             "python_cpu": me.ru_utime + me.ru_stime,
             "solver_cpu": kids.ru_utime + kids.ru_stime,
-            "solver_version": p.solver_version}
+            "solver_version": p.solver_version,
+            "profile": _top(prof, profile) if prof else None}
+
+
+def _top(prof: cProfile.Profile, n: int) -> list[str]:
+    """The ``n`` functions with the most own time (tottime), as pstats prints them."""
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(n)
+    lines = out.getvalue().splitlines()
+    head = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls"))
+    return [ln for ln in lines[head:] if ln.strip()]
 
 
 def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
-             probes: int, optimise: bool, timeout: float | None) -> dict:
+             probes: int, optimise: bool, timeout: float | None, profile: int = 0) -> dict:
     """Run one case in a fresh subprocess (its own process group, so that a time-out
     kills the solver too)."""
     case = {"puzzle": puzzle, "size": size, "target": target, "solver": solver, "seed": seed}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--one",
-                             f"{puzzle},{size},{solver},{seed},{target or 0},{batch},{probes},{int(optimise)}"],
+                             f"{puzzle},{size},{solver},{seed},{target or 0},{batch},{probes},{int(optimise)},"
+                             f"{profile}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -317,14 +336,17 @@ def main() -> None:
     ap.add_argument("--optimise", action=argparse.BooleanOptionalAction, default=True,
                     help="find a run's first failing square in one optimising call, as gen "
                          "--optimise (default); --no-optimise bisects, as gen --bisect")
-    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH,PROBES,OPTIMISE",
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="profile every case (cProfile, main thread) and print its N functions "
+                         "with the most own time after its line (default 0: off)")
+    ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH,PROBES,OPTIMISE,PROFILE",
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.one:
-        puzzle, size, solver, seed, target, batch, probes, optimise = args.one.split(",")
+        puzzle, size, solver, seed, target, batch, probes, optimise, profile = args.one.split(",")
         print(json.dumps(one(puzzle, int(size), solver, int(seed), int(target) or None, int(batch),
-                             int(probes), optimise == "1")))
+                             int(probes), optimise == "1", int(profile))))
         return
 
     if not args.fzn_cache:
@@ -361,7 +383,7 @@ def main() -> None:
                 runs = []
                 for seed in range(1, n + 1):
                     r = run_case(args.puzzle, size, solver, seed, target, args.batch, args.probes,
-                                 args.optimise, timeout)
+                                 args.optimise, timeout, args.profile)
                     runs.append(r)
                     if r["status"] == "ok":
                         msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "
@@ -371,6 +393,8 @@ def main() -> None:
                         msg = r["status"] + (f": {r['error']}" if "error" in r else "")
                     print(f"[{args.puzzle} {size} {solver} target {target or '-'} seed {seed}] {msg}",
                           file=sys.stderr, flush=True)
+                    for line in r.get("profile") or ():
+                        print(f"    {line}", file=sys.stderr, flush=True)
                     if sink:
                         sink.write(json.dumps(r) + "\n")
                         sink.flush()
