@@ -87,11 +87,8 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
     options = GenOptions(target_empty=target, batch=batch, probes=probes, optimise=optimise)
     prof = cProfile.Profile() if profile else None
     start = time.perf_counter()
-    if prof:
-        prof.enable()
-    p = engine.generate(ptype, params, seed=seed, options=options).puzzle
-    if prof:
-        prof.disable()
+    p = (prof.runcall(engine.generate, ptype, params, seed=seed, options=options) if prof
+         else engine.generate(ptype, params, seed=seed, options=options)).puzzle
     wall = time.perf_counter() - start
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
