@@ -110,11 +110,27 @@ _STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all"
            "UNSATISFIABLE": "unsat", "UNKNOWN": "unknown"}
 
 
+# Uniqueness checks on Chuffed: activity-based search (VSIDS) from the start, restarting
+# geometrically from 30 conflicts. On 20 slow late 25x25 checks this took 22 s where free
+# search (-f, which alternates with the model's search) took 37 s (docs/solvers.md).
+CHECK_FLAGS = {"org.chuffed.chuffed": ("--vsids", "--restart", "geometric", "--restart-scale", "30")}
+
+
+def default_check_flags(info: SolverInfo) -> tuple[str, ...]:
+    """The flags a solver's uniqueness checks run with unless configured: ``CHECK_FLAGS``
+    by solver id; else free search (``-f``) on another solver that learns (tag ``lcg``),
+    where free search alternates the model's search with activity-based search; else none
+    (Gecode's checks keep the model's search: its ``-f`` and restarts did not help)."""
+    if info.id in CHECK_FLAGS:
+        return CHECK_FLAGS[info.id]
+    return ("-f",) if "lcg" in info.tags and "-f" in info.std_flags else ()
+
+
 class Backend:
     """One solver, with an optional time limit per call (seconds)."""
 
     def __init__(self, solver: str = "gecode", time_limit: float | None = None,
-                 free_search: bool = False):
+                 free_search: bool = False, check_flags: Sequence[str] | None = None):
         self.info = find_solver(solver)
         if not self.info.executable or "-n" not in self.info.std_flags:
             raise SolverError(f"solver '{solver}' ({self.info.id}) cannot run puzzle models "
@@ -122,12 +138,11 @@ class Backend:
         self.time_limit = time_limit
         # Free search (-f), where the solver supports it; ignored where it does not.
         self.free_search = bool(free_search) and "-f" in self.info.std_flags
-        # Uniqueness checks (runs with ``differs``) on a solver that learns (tag "lcg", e.g.
-        # Chuffed) run with free search, which alternates the model's search with
-        # activity-based search on restarts. A check's answer does not depend on the
-        # search; on the largest boards tried, free search cut single checks from minutes to
-        # seconds (docs/solvers.md).
-        self.check_flags = ("-f",) if "lcg" in self.info.tags and "-f" in self.info.std_flags else ()
+        # Extra flags for uniqueness checks (runs with ``differs``): the configured ones
+        # (``check_flags`` in the config file), else the solver's default below. A check's
+        # answer does not depend on the search, only its time does.
+        self.check_flags = tuple(check_flags) if check_flags is not None else \
+            default_check_flags(self.info)
         self.calls = 0
         self._calls_lock = threading.Lock()  # checks may run in threads (--probes, grade --jobs)
 
@@ -377,8 +392,8 @@ class CompiledModel:
         backend = self.backend
         backend.count_call()
         flags = ["-f"] if backend.free_search and order is None else []
-        if differs is not None and order is None:
-            flags = [*dict.fromkeys([*flags, *backend.check_flags])]
+        if differs is not None and order is None and backend.check_flags:
+            flags = list(backend.check_flags)  # a check's own search, in place of -f
         if stats:
             flags.append("-s")
         count = ["-a"] if stages is not None else ["-n", str(limit)]

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__
-from .backend import Backend, find_solver, installed_solvers
+from .backend import Backend, default_check_flags, find_solver, installed_solvers
 from .config import resolve
 from .errors import PuzzleEngineError, PuzzleInputError
 from .genpuzzles import Engine, GenOptions, rows_of
@@ -116,7 +116,8 @@ def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Pa
     free = settings.free_search
     if free is None:
         free = ptype is not None and ptype.wants_free_search(info.id, info.tags)
-    return Engine(host, Backend(settings.solver, settings.time_limit, free_search=free))
+    return Engine(host, Backend(settings.solver, settings.time_limit, free_search=free,
+                                check_flags=settings.check_flags))
 
 
 def _check_format(fmt: str) -> None:
@@ -721,6 +722,12 @@ def solvers(solver: SolverOpt = None, config: ConfigOpt = None,
         for s in installed_solvers():
             table.add_row("*" if s.id == current else "", s.id, s.name, s.version, ", ".join(s.tags))
         out_console.print(table)
+        if current:
+            flags = settings.check_flags
+            if flags is None:
+                flags = default_check_flags(find_solver(settings.solver))
+            out_console.print(f"uniqueness checks run with: {' '.join(flags) or '(no extra flags)'} "
+                              f"(from {settings.check_flags_from})", markup=False)
         state = "" if current else " - NOT INSTALLED"
         out_console.print(f"in effect: {settings.solver} (from {settings.solver_from}){state}; "
                           f"time limit {settings.time_limit:g} s per call "

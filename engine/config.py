@@ -14,6 +14,7 @@ order without the environment variable.
     id = "chuffed"
     time_limit = 20
     free_search = true     # let the solver leave the model's search annotation (-f)
+    check_flags = ["-f"]   # the solver's flags for uniqueness checks (default: per solver)
 
 Between the config file and the default sits the puzzle type's own preference
 (``PuzzleType.solver``, ``PuzzleType.free_search``).
@@ -32,7 +33,7 @@ DEFAULT_SOLVER = "gecode"
 DEFAULT_TIME_LIMIT = 60.0
 ENV_SOLVER = "PUZZLE_ENGINE_SOLVER"
 CONFIG_NAME = "puzzle-engine.toml"
-_SECTION_KEYS = {"id", "time_limit", "free_search"}
+_SECTION_KEYS = {"id", "time_limit", "free_search", "check_flags"}
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Settings:
     time_limit_from: str
     free_search: bool | None = None  # None: as the puzzle type asks
     free_search_from: str = "puzzle type"
+    check_flags: tuple[str, ...] | None = None  # None: the solver's default
+    check_flags_from: str = "solver default"
 
 
 def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
@@ -78,11 +81,15 @@ def _validate(data: dict[str, Any], name: str) -> None:
         for key, value in section.items():
             if key not in _SECTION_KEYS:
                 raise ConfigError(f"{name}: unknown field {label}.{key} "
-                                  "(expected id, time_limit or free_search)")
+                                  "(expected id, time_limit, free_search or check_flags)")
             if key == "id" and not (isinstance(value, str) and value):
                 raise ConfigError(f"{name}: {label}.id must be a non-empty string")
             if key == "free_search" and not isinstance(value, bool):
                 raise ConfigError(f"{name}: {label}.free_search must be true or false")
+            if key == "check_flags" and not (isinstance(value, list)
+                                             and all(isinstance(f, str) and f for f in value)):
+                raise ConfigError(f"{name}: {label}.check_flags must be a list of solver flags, "
+                                  'e.g. ["-f"]')
             if key == "time_limit" and (isinstance(value, bool) or not isinstance(value, (int, float))
                                         or value <= 0):
                 raise ConfigError(f"{name}: {label}.time_limit must be a positive number of seconds")
@@ -123,4 +130,6 @@ def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver:
         limit, limit_from = first("time_limit") or (DEFAULT_TIME_LIMIT, "default")
         limit = float(limit)
     free, free_from = first("free_search") or (None, "puzzle type")
-    return Settings(solver, solver_from, limit, limit_from, free, free_from)
+    flags, flags_from = first("check_flags") or (None, "solver default")
+    return Settings(solver, solver_from, limit, limit_from, free, free_from,
+                    None if flags is None else tuple(flags), flags_from)

@@ -549,7 +549,8 @@ class Engine:
                         seconds=time.perf_counter() - start,
                         minimal=len(tested) == n and checker.unknown == 0,
                         unknown=checker.unknown, level=complexity.level(ptype, params, grid),
-                        options={**options.to_json(), "free_search": self.backend.free_search})
+                        options={**options.to_json(), "free_search": self.backend.free_search,
+                                 "check_flags": list(self.backend.check_flags)})
         variants = []
         vrng = random.Random(f"{seed}/variants")
         for k in range(1, options.variants + 1):

@@ -19,9 +19,11 @@ from .plugins import get_host
 _state: dict[str, Any] = {}
 
 
-def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool) -> None:
+def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
+          check_flags: tuple[str, ...]) -> None:
     host = get_host()
-    _state["engine"] = Engine(host, Backend(solver, time_limit, free_search=free_search))
+    _state["engine"] = Engine(host, Backend(solver, time_limit, free_search=free_search,
+                                            check_flags=check_flags))
     _state["ptype"] = host.get_type(puzzle)
 
 
@@ -37,7 +39,7 @@ def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options: 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_init,
                                initargs=(puzzle, backend.info.id, backend.time_limit,
-                                         backend.free_search))
+                                         backend.free_search, backend.check_flags))
     finished = False
     try:
         futures = [pool.submit(_generate, params, seed, options) for seed in seeds]

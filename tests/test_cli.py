@@ -193,6 +193,7 @@ def test_fillomino_gen_solve_check_and_options():
                          "--format", "json").stdout.splitlines()[0])
     assert rec["type"] == "fillomino" and rec["params"]["rows"] == 4 and rec["params"]["cols"] == 5
     assert rec["solver"] == "org.chuffed.chuffed" and rec["options"]["free_search"] is True
+    assert rec["options"]["check_flags"] == ["--vsids", "--restart", "geometric", "--restart-scale", "30"]
     grid = "/".join(" ".join(str(v) if v else "." for v in row) for row in rec["grid"])
     line = run("gen", "fillomino", "--rows", "4", "--cols", "5", "--seed", "3", "--format", "line")
     assert line.stdout.strip() == grid
@@ -207,6 +208,7 @@ def test_fillomino_gen_solve_check_and_options():
     gecode = json.loads(run("gen", "fillomino", "--size", "4", "--seed", "1", "--solver", "gecode",
                             "--format", "json").stdout)
     assert gecode["solver"] == "org.gecode.gecode" and gecode["options"]["free_search"] is False
+    assert gecode["options"]["check_flags"] == []
     several = run("check", "fillomino", ". 3/. .")
     assert several.exit_code == 1 and several.stdout.strip() == "2 or more solutions"
     assert run("check", "fillomino", "2 2/1 .").stdout.strip() == "0 solutions"
@@ -276,3 +278,18 @@ def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
     next(batch)
     batch.close()
     assert calls[-1] == (False, True)
+
+
+def test_check_flags_change_the_search_not_the_puzzle(tmp_path):
+    """Operators set the solver's flags for uniqueness checks in the config file; the
+    puzzles stay those of the default flags. A flag the solver rejects is a one-line error."""
+    args = ["gen", "sudoku", "--seed", "4", "--solver", "chuffed", "--format", "line"]
+    default = run(*args)
+    assert default.exit_code == 0, default.output
+    for flags in ('["-f"]', "[]"):
+        config = tmp_path / "pe.toml"
+        config.write_text(f"[plugins.sudoku]\ncheck_flags = {flags}\n")
+        same = run(*args, "--config", str(config))
+        assert same.exit_code == 0 and same.stdout == default.stdout, flags
+    config.write_text('[plugins.sudoku]\ncheck_flags = ["--no-such-flag"]\n')
+    one_line_error(run(*args, "--config", str(config)), "Chuffed", "--no-such-flag")

@@ -80,3 +80,17 @@ def test_free_search_from_the_config_file(in_tmp):
     write(in_tmp / "puzzle-engine.toml", '[solver]\nfree_search = "yes"\n')
     with pytest.raises(ConfigError, match="solver.free_search must be true or false"):
         resolve(puzzle="sudoku")
+
+
+def test_check_flags_from_the_config_file(in_tmp):
+    s = resolve(puzzle="sudoku")
+    assert (s.check_flags, s.check_flags_from) == (None, "solver default")
+    write(in_tmp / "puzzle-engine.toml",
+          '[solver]\ncheck_flags = ["-f"]\n[plugins.fillomino]\ncheck_flags = []\n')
+    assert resolve(puzzle="sudoku").check_flags == ("-f",)
+    s = resolve(puzzle="fillomino")
+    assert (s.check_flags, s.check_flags_from) == ((), f"{in_tmp / 'puzzle-engine.toml'} [plugins.fillomino]")
+    for bad in ('"-f"', '[1]', '[""]'):
+        write(in_tmp / "puzzle-engine.toml", f'[solver]\ncheck_flags = {bad}\n')
+        with pytest.raises(ConfigError, match="solver.check_flags must be a list of solver flags"):
+            resolve(puzzle="sudoku")
