@@ -29,6 +29,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from . import cpsat
 from .errors import ModelError, SolverError
 from .types import Board, PuzzleType
 
@@ -69,7 +70,9 @@ def _minizinc_binary() -> str:
 
 @functools.lru_cache(maxsize=1)
 def installed_solvers() -> tuple[SolverInfo, ...]:
-    """The solvers MiniZinc reports (``minizinc --solvers-json``)."""
+    """The solvers MiniZinc reports (``minizinc --solvers-json``), CP-SAT among them when
+    OR-Tools is installed (``cpsat.register`` puts its configuration on MiniZinc's path)."""
+    cpsat.register()
     proc = subprocess.run([_minizinc_binary(), "--solvers-json"], capture_output=True, text=True)
     if proc.returncode != 0:
         raise SolverError(f"'minizinc --solvers-json' failed: {_first_line(proc.stderr)}")
@@ -113,7 +116,9 @@ _STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all"
 # Uniqueness checks on Chuffed: activity-based search (VSIDS) from the start, restarting
 # geometrically from 30 conflicts. On 20 slow late 25x25 checks this took 22 s where free
 # search (-f, which alternates with the model's search) took 37 s (docs/solvers.md).
-CHECK_FLAGS = {"org.chuffed.chuffed": ("--vsids", "--restart", "geometric", "--restart-scale", "30")}
+CHECK_FLAGS = {"org.chuffed.chuffed": ("--vsids", "--restart", "geometric", "--restart-scale", "30"),
+               # CP-SAT's own search: better than the model's annotation as a fixed search.
+               cpsat.SOLVER_ID: ("-f",)}
 
 
 def default_check_flags(info: SolverInfo) -> tuple[str, ...]:
@@ -153,6 +158,21 @@ class Backend:
     @property
     def solver_id(self) -> str:
         return self.info.id
+
+    def run_fzn(self, args: Sequence[str], path: Path) -> tuple[str, str, int] | None:
+        """Run the solver's FlatZinc executable on ``path`` with ``args``: ``(stdout,
+        stderr, exit code)``, or None on a time-out. CP-SAT runs in this process (starting
+        it as a program costs half a second, more than most checks), with the same
+        output; its time limit is its own ``-t``."""
+        if self.info.id == cpsat.SOLVER_ID:
+            limit = ["-t", str(max(1, round(self.time_limit * 1000)))] if self.time_limit else []
+            return cpsat.run_file(path, [*args, *limit])
+        try:
+            proc = subprocess.run([self.info.executable, *args, str(path)],
+                                  capture_output=True, text=True, timeout=self.time_limit)
+        except subprocess.TimeoutExpired:
+            return None
+        return proc.stdout, proc.stderr, proc.returncode
 
     # -- whole solves through the Python API -----------------------------------------
     def solve(self, ptype: PuzzleType, data: Mapping[str, Any], nr_solutions: int = 1,
@@ -398,22 +418,22 @@ class CompiledModel:
             flags.append("-s")
         count = ["-a"] if stages is not None else ["-n", str(limit)]
         try:
-            proc = subprocess.run([backend.info.executable, *flags, *count, str(path)],
-                                  capture_output=True, text=True, timeout=backend.time_limit)
-        except subprocess.TimeoutExpired:
-            return Run(0, False, {})
+            done = backend.run_fzn([*flags, *count], path)
         finally:
             path.unlink(missing_ok=True)
-        found = sum(1 for ln in proc.stdout.splitlines() if ln == "----------")
-        if proc.returncode != 0 and found == 0 and not any(m in proc.stdout for m in _MARKERS):
-            raise SolverError(f"{backend.info.name} failed: {_first_line(proc.stderr + proc.stdout)}")
+        if done is None:
+            return Run(0, False, {})
+        stdout, stderr, code = done
+        found = sum(1 for ln in stdout.splitlines() if ln == "----------")
+        if code != 0 and found == 0 and not any(m in stdout for m in _MARKERS):
+            raise SolverError(f"{backend.info.name} failed: {_first_line(stderr + stdout)}")
         if stages is not None:
-            values = [ln for ln in proc.stdout.splitlines() if ln.startswith("PE_STAGE = ")]
+            values = [ln for ln in stdout.splitlines() if ln.startswith("PE_STAGE = ")]
             stage = int(values[-1][len("PE_STAGE = "):].rstrip(";")) if values else None
-            return Run(found, any(m in proc.stdout for m in _MARKERS), {}, None, stage)
-        complete = found >= limit or any(m in proc.stdout for m in _MARKERS)
-        first = _first_solution(proc.stdout, self._decision) if solution and found else None
-        return Run(found, complete, _stats(proc.stdout) if stats else {}, first)
+            return Run(found, any(m in stdout for m in _MARKERS), {}, None, stage)
+        complete = found >= limit or any(m in stdout for m in _MARKERS)
+        first = _first_solution(stdout, self._decision) if solution and found else None
+        return Run(found, complete, _stats(stdout) if stats else {}, first)
 
     def close(self) -> None:
         self._dir.cleanup()
