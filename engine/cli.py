@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from . import __version__
+from . import __version__, cpsat
 from .backend import Backend, default_check_flags, find_solver, installed_solvers
 from .config import resolve
 from .errors import PuzzleEngineError, PuzzleInputError
@@ -108,10 +108,12 @@ def _plugin_params(ptype: PuzzleType, args: list[str]) -> dict[str, Any]:
 
 
 def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
-            time_limit: float | None) -> Engine:
+            time_limit: float | None, params: dict[str, Any] | None = None) -> Engine:
+    """The engine on the solver in effect; ``params``, when known, let a puzzle type
+    prefer a solver by size."""
     settings = resolve(puzzle=ptype.name if ptype else None, plugin=ptype.plugin if ptype else None,
                        cli_solver=solver, cli_time_limit=time_limit, config_path=config,
-                       type_solver=ptype.solver if ptype else None)
+                       type_solver=ptype.preferred_solver(params) if ptype else None)
     info = find_solver(settings.solver)
     free = settings.free_search
     if free is None:
@@ -188,8 +190,8 @@ def gen(
                 raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
         host = _host()
         ptype = host.get_type(puzzle)
-        engine = _engine(host, ptype, solver, config, time_limit)
-        params = engine.check_params(ptype, _plugin_params(ptype, ctx.args))
+        params = ptype.canonical_params(_plugin_params(ptype, ctx.args))
+        engine = _engine(host, ptype, solver, config, time_limit, params)
         options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
                              variants=variants, complexity=complexity, batch=batch,
                              probes=probes or (2 if workers == 1 else 1), optimise=optimise)
@@ -712,7 +714,7 @@ def solvers(solver: SolverOpt = None, config: ConfigOpt = None,
     with _errors():
         ptype = _host().get_type(puzzle) if puzzle else None
         settings = resolve(puzzle=puzzle, plugin=ptype.plugin if ptype else None, cli_solver=solver,
-                           config_path=config, type_solver=ptype.solver if ptype else None)
+                           config_path=config, type_solver=ptype.preferred_solver() if ptype else None)
         current = None
         with contextlib.suppress(PuzzleEngineError):
             current = find_solver(settings.solver).id
@@ -722,6 +724,10 @@ def solvers(solver: SolverOpt = None, config: ConfigOpt = None,
         for s in installed_solvers():
             table.add_row("*" if s.id == current else "", s.id, s.name, s.version, ", ".join(s.tags))
         out_console.print(table)
+        where = cpsat.register()
+        if where is not None:
+            out_console.print(f"CP-SAT's MiniZinc configuration: {where} (add it to MZN_SOLVER_PATH "
+                              "to run CP-SAT from minizinc itself)", markup=False)
         if current:
             flags = settings.check_flags
             if flags is None:

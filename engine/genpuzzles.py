@@ -268,8 +268,7 @@ class Engine:
             raise PluginError(f"hook {hookname}{owner} raised {type(exc).__name__}: {exc}") from exc
 
     def check_params(self, ptype: PuzzleType, raw: dict[str, Any]) -> dict[str, Any]:
-        params = {p.name: raw.get(p.name, p.default) for p in ptype.params}
-        return ptype.check_params(params) if ptype.check_params else params
+        return ptype.canonical_params(raw)
 
     def transformations(self, ptype: PuzzleType, params) -> list:
         found = self.call("puzzle_transformations", puzzle_type=ptype, params=params)

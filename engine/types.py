@@ -36,8 +36,10 @@ class PuzzleType:
     :param check_params: takes the raw parameter dict (defaults filled in, ``None`` where
         absent) and returns the canonical dict, or raises ``PuzzleInputError``.
     :param shape: canonical params -> ``(rows, cols)`` of the board, for display and JSON.
-    :param solver: the solver (MiniZinc id or tag) the type runs best on. It is used when
-        neither the command line, the environment nor the config file names one.
+    :param solver: the solver (MiniZinc id or tag) the type runs best on, or a function
+        of the canonical params that returns one (or None: no preference), for a type
+        whose best solver depends on its size. It is used when neither the command line,
+        the environment nor the config file names one.
     :param free_search: solvers (ids or tags) that should run this type's model with free
         search (``-f``: the solver may leave the model's search annotation, e.g. Chuffed's
         activity-based search), unless the config file says otherwise.
@@ -50,11 +52,23 @@ class PuzzleType:
     params: tuple[Param, ...] = ()
     check_params: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     description: str = ""
-    solver: str | None = None
+    solver: str | Callable[[Mapping[str, Any]], str | None] | None = None
     free_search: tuple[str, ...] = ()
     # Filled in by the host when the type is registered:
     plugin: str = field(default="", compare=False)
     plugin_version: str = field(default="", compare=False)
+
+    def canonical_params(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """``raw`` with the defaults filled in, through ``check_params``."""
+        params = {p.name: raw.get(p.name, p.default) for p in self.params}
+        return self.check_params(params) if self.check_params else params
+
+    def preferred_solver(self, params: Mapping[str, Any] | None = None) -> str | None:
+        """The solver the type asks for with these params (None: no preference; a
+        function of the params gives None when the params are not known yet)."""
+        if callable(self.solver):
+            return self.solver(params) if params is not None else None
+        return self.solver
 
     def wants_free_search(self, solver_id: str, tags: tuple[str, ...] = ()) -> bool:
         """Whether the type asks for free search on this solver (by id, its last dotted

@@ -94,3 +94,20 @@ def test_check_flags_from_the_config_file(in_tmp):
         write(in_tmp / "puzzle-engine.toml", f'[solver]\ncheck_flags = {bad}\n')
         with pytest.raises(ConfigError, match="solver.check_flags must be a list of solver flags"):
             resolve(puzzle="sudoku")
+
+
+def test_sudoku_prefers_cp_sat_above_16x16_below_the_config_file(in_tmp):
+    """The type's preference is a function of the size; gen records the solver used."""
+    import json
+    from test_cli import run
+
+    def solver_of(*args):
+        result = run("gen", "sudoku", "--seed", "1", "--format", "json", *args)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)["solver"]
+    assert solver_of("--size", "9") == "org.gecode.gecode"
+    assert solver_of("--size", "16", "--target-empty", "5") == "org.gecode.gecode"
+    assert solver_of("--size", "25", "--target-empty", "5") == "org.puzzle-engine.cp-sat"
+    write(in_tmp / "puzzle-engine.toml", '[solver]\nid = "chuffed"\n')
+    assert solver_of("--size", "25", "--target-empty", "5") == "org.chuffed.chuffed"
+    assert solver_of("--size", "25", "--target-empty", "5", "--solver", "gecode") == "org.gecode.gecode"

@@ -27,6 +27,7 @@ def puzzle_register_types(register):
                   "sampling) or 'random'"),
         ),
         check_params=logic.check_params,
+        solver=logic.preferred_solver,
     ))
 
 
