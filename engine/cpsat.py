@@ -768,8 +768,8 @@ def solve(text: str, opts: Options) -> str:
     p = solver.parameters
     p.num_workers = opts.workers
     # A light presolve: most runs here are many small, similar ones (checks, grading
-    # runs). Measured on this machine: 16x16 Sudoku generation 3.7 -> 2.3 s, 25 hard
-    # 25x25 checks 14.7 -> 10.8 s (docs/solvers.md).
+    # runs), where the full presolve costs more than it saves (measurements in
+    # docs/solvers.md).
     p.max_presolve_iterations = 1
     p.symmetry_level = 0
     p.cp_model_probing_level = 0
