@@ -10,7 +10,7 @@ import json
 import random
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import nullcontext
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -417,10 +417,11 @@ class Engine:
         ``options.batch``.
 
         With ``options.probes`` > 1, once the next square fails right away (late in the
-        loop, when most removals fail), speculate refusals instead: the next ``probes``
-        squares as if each removal before them failed, all checked at once on the
-        current board. The first one that passes ends the run the same way, and the
-        loop goes back to speculating removals.
+        loop, when most removals fail), speculate refusals instead: the next squares as
+        if each removal before them failed, each checked on the current board as soon as
+        it is speculated, ``probes`` at a time, and settled in order as the checks finish
+        (``_resolve_refusals``). The first one that passes ends the run the same way, and
+        the loop goes back to speculating removals.
 
         Equal to one-by-one checking as long as no check times out, for isRemoveValid
         hooks that are monotone in the checker's answers (a hook that refuses when told
@@ -439,21 +440,26 @@ class Engine:
                     timed_out.add(q)
             return known[q]
 
+        # Refusals' checks under way (refusing mode): a check keeps running into the next
+        # round, and its answer lands in ``known`` and the checker's memory either way.
+        inflight: dict[tuple[Board, int], Future] = {}
+
         with ThreadPoolExecutor(options.probes) if options.probes > 1 else nullcontext() as pool:
             while len(tested) < n:
                 # 1. Speculate.
                 # (index, trial, rng state after the choice, open questions, verdict, questions)
                 steps = []
                 spec_board, spec_tested = board, set(tested)
-                while len(spec_tested) < n:
-                    if refusing and (sum(1 for step in steps if step[3]) >= options.probes
-                                     or len(steps) >= options.batch):
-                        break
-                    if not refusing and len(steps) >= run:
-                        break
+
+                def speculate() -> bool:
+                    """One more speculated step, if the run may grow; its open questions
+                    start at once in refusing mode."""
+                    nonlocal spec_board
+                    if len(spec_tested) >= n or len(steps) >= (options.batch if refusing else run):
+                        return False
                     if options.target_empty is not None and \
                             spec_board.count(0) >= options.target_empty:
-                        break
+                        return False
                     index = self._choose(ptype, params, spec_board, spec_tested, n, rng, full)
                     state = rng.getstate()
                     spec_tested.add(index)
@@ -464,15 +470,26 @@ class Engine:
                                   verdict, spec.asked))
                     if verdict:
                         spec_board = trial
+                    if refusing:
+                        for q in steps[-1][3]:
+                            if q not in inflight:
+                                inflight[q] = pool.submit(ask, q)
+                    return True
+
+                while (not refusing or sum(1 for step in steps if step[3]) < options.probes) \
+                        and speculate():
+                    pass
                 if not steps:
                     break
                 # 2. Resolve: the first step whose verdict was guessed wrong.
                 if refusing:
-                    questions = list(dict.fromkeys(q for step in steps for q in step[3]))
-                    list(pool.map(ask, questions))
-                    wrong = next((i for i, step in enumerate(steps) if step[3] and
-                                  self._valid(ptype, params, step[1], step[0], full,
-                                              _Speculation(known), options) != step[4]), None)
+                    wrong = self._resolve_refusals(steps, inflight, known, speculate, options,
+                                                   lambda i: self._valid(
+                                                       ptype, params, steps[i][1], steps[i][0],
+                                                       full, _Speculation(known), options))
+                    if wrong is not None:  # the run ends: drop the checks not started yet
+                        for q in [q for q, f in inflight.items() if f.cancel()]:
+                            del inflight[q]
                 else:
                     pending = [i for i, step in enumerate(steps) if step[4] and step[3]]
                     questions = [steps[i][3] for i in pending]
@@ -504,6 +521,28 @@ class Engine:
                     refusing = options.probes > 1 and wrong is not None and wrong == pending[0]
                     run = min(options.batch, run * 2) if wrong is None else max(1, run // 2)
         return board, tested
+
+    @staticmethod
+    def _resolve_refusals(steps, inflight, known, speculate, options, verdict_of) -> int | None:
+        """The first of the speculated refusals ``steps`` whose verdict was guessed wrong
+        (None: none), taking the steps in order as their checks finish. While the next
+        step's checks run and fewer than ``options.probes`` checks are under way, one more
+        step is speculated, so that a slow check does not leave the other workers idle
+        (steps are only committed in order, so the result is the one-by-one one)."""
+        i = 0
+        while i < len(steps):
+            waiting = [inflight[q] for q in steps[i][3] if q not in known and q in inflight]
+            while not all(f.done() for f in waiting):
+                running = [f for f in inflight.values() if not f.done()]
+                if len(running) < options.probes and speculate():
+                    continue
+                wait(running, return_when=FIRST_COMPLETED)
+            for f in waiting:
+                f.result()  # a solver error in a check surfaces here
+            if steps[i][3] and verdict_of(i) != steps[i][4]:
+                return i
+            i += 1
+        return None
 
     def generate(self, ptype: PuzzleType, params, seed: int, options: GenOptions = GenOptions()
                  ) -> GenResult:

@@ -126,3 +126,40 @@ def test_batched_generation_with_a_plugin_rule_and_at_most_k(host, sudoku):
             optimised = engine.generate(fillomino, params, seed,
                                         GenOptions(max_solutions=k, batch=8, optimise=True)).puzzle
             assert optimised.grid == one.grid
+
+
+class SlowOracle(MonotoneOracle):
+    """The oracle, with answers that take 0 to 4 ms (fixed per board), so that speculated
+    refusals' checks finish out of order, as solver calls of very different lengths do."""
+
+    def count_other(self, board, limit):
+        import time
+        time.sleep((hash(board) % 5) / 1000)
+        return super().count_other(board, limit)
+
+
+@pytest.mark.parametrize("probes", [2, 3])
+def test_refusals_pipelined_out_of_order_equal_one_by_one(gecode, sudoku, probes, monkeypatch):
+    """Refusals' checks start as they are speculated and the run grows while the next one
+    waits; steps are committed in order, so the puzzle is the one-by-one one."""
+    params = gecode.check_params(sudoku, {"size": 9})
+    grown = []
+    resolve = Engine._resolve_refusals
+
+    def spy(steps, *args):
+        before = len(steps)
+        wrong = resolve(steps, *args)
+        grown.append(len(steps) > before)
+        return wrong
+    monkeypatch.setattr(Engine, "_resolve_refusals", staticmethod(spy))
+    for seed in range(6):
+        results = []
+        for b in (1, 16):
+            oracle = SlowOracle(seed, sets=60, size=(2, 3))
+            empty = gecode._empty_batched if b > 1 else gecode._empty
+            accepted = []
+            board, tested = empty(sudoku, params, SOLUTION, oracle, random.Random(seed),
+                                  GenOptions(batch=b, probes=probes, optimise=True), accepted.append)
+            results.append((board, tested, accepted))
+        assert results[0] == results[1]
+    assert any(grown)  # runs of refusals did grow while a check ran
