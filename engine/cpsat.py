@@ -393,9 +393,8 @@ class Translation:
             value = self.model.new_bool_var(item.name)
         elif dom is not None:
             value = self.model.new_int_var_from_domain(self._domain(dom), item.name)
-        else:
-            raise FznError(f"line {item.line}: variable '{item.name}' has no bounds "
-                           "(the CP-SAT runner needs a domain for every integer variable)")
+        else:  # no bounds: the 32-bit range, as Gecode's integers
+            value = self.model.new_int_var(-(2 ** 31) + 1, 2 ** 31 - 1, item.name)
         self.env[item.name] = value
         for ann in item.anns:
             if isinstance(ann, Ident) and ann.name == "output_var":

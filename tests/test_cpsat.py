@@ -170,3 +170,11 @@ def test_time_out_is_unknown(host, sudoku):
     model = engine.compiled(sudoku, engine.checker_data(sudoku, params, (0,) * 625))
     run = model.run((0,) * 625, limit=10 ** 6)
     assert run.found < 10 ** 6 and not run.complete
+
+
+def test_unbounded_int_gets_the_32_bit_range(tmp_path):
+    fzn = tmp_path / "u.fzn"
+    fzn.write_text("var int: x :: output_var;\nvar 0..5: y :: output_var;\n"
+                   "constraint int_times(y,y,x);\nconstraint int_le(10,x);\nsolve minimize x;\n")
+    out, err, code = cpsat.run_file(fzn, [])
+    assert code == 0 and out == "x = 16;\ny = 4;\n----------\n==========\n", err
