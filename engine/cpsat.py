@@ -208,24 +208,22 @@ class _Parser:
             out.append(self.expr())
         return out
 
+    def _until(self, close: str, item) -> list[Any]:
+        """Comma-separated ``item()``s up to ``close``, which is consumed."""
+        out = []
+        while self.peek() != close:
+            out.append(item())
+            if self.peek() == ",":
+                self.take()
+        self.take(close)
+        return out
+
     def expr(self) -> Any:
         tok = self.take()
         if tok == "[":
-            items = []
-            while self.peek() != "]":
-                items.append(self.expr())
-                if self.peek() == ",":
-                    self.take()
-            self.take("]")
-            return items
+            return self._until("]", self.expr)
         if tok == "{":
-            values = []
-            while self.peek() != "}":
-                values.append(self._int(self.take()))
-                if self.peek() == ",":
-                    self.take()
-            self.take("}")
-            return IntSet.of(values)
+            return IntSet.of(self._until("}", lambda: self._int(self.take())))
         if tok == "true" or tok == "false":
             return tok == "true"
         if tok.startswith('"'):
@@ -244,13 +242,7 @@ class _Parser:
         if tok[0].isalpha() or tok[0] == "_":
             if self.peek() == "(":
                 self.take()
-                args = []
-                while self.peek() != ")":
-                    args.append(self.expr())
-                    if self.peek() == ",":
-                        self.take()
-                self.take(")")
-                return Call(tok, tuple(args))
+                return Call(tok, tuple(self._until(")", self.expr)))
             if self.peek() == "[":
                 self.take()
                 index = self._int(self.take())
