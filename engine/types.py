@@ -66,9 +66,16 @@ class PuzzleType:
     def preferred_solver(self, params: Mapping[str, Any] | None = None) -> str | None:
         """The solver the type asks for with these params (None: no preference; a
         function of the params gives None when the params are not known yet)."""
-        if callable(self.solver):
-            return self.solver(params) if params is not None else None
-        return self.solver
+        if not callable(self.solver):
+            return self.solver
+        if params is None:
+            return None
+        try:
+            return self.solver(params)
+        except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line, not a traceback
+            from .errors import PluginError
+            raise PluginError(f"the solver preference of puzzle '{self.name}' (plugin "
+                              f"'{self.plugin}') raised {type(exc).__name__}: {exc}") from exc
 
     def wants_free_search(self, solver_id: str, tags: tuple[str, ...] = ()) -> bool:
         """Whether the type asks for free search on this solver (by id, its last dotted

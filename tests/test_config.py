@@ -111,3 +111,14 @@ def test_sudoku_prefers_cp_sat_above_16x16_below_the_config_file(in_tmp):
     write(in_tmp / "puzzle-engine.toml", '[solver]\nid = "chuffed"\n')
     assert solver_of("--size", "25", "--target-empty", "5") == "org.chuffed.chuffed"
     assert solver_of("--size", "25", "--target-empty", "5", "--solver", "gecode") == "org.gecode.gecode"
+
+
+def test_solver_preference_that_raises_is_a_plugin_error():
+    """A third party's buggy preference function is a one-line error, not a traceback."""
+    from puzzle_engine import PuzzleType
+    from puzzle_engine.errors import PluginError
+    ptype = PuzzleType(name="x", models=(), decision="grid", shape=lambda p: (1, 1),
+                       solver=lambda params: params["missing"])
+    assert ptype.preferred_solver() is None  # params not known yet: no preference
+    with pytest.raises(PluginError, match="solver preference of puzzle 'x'.*KeyError"):
+        ptype.preferred_solver({})
