@@ -531,7 +531,7 @@ class Engine:
         (steps are only committed in order, so the result is the one-by-one one)."""
         i = 0
         while i < len(steps):
-            waiting = [inflight[q] for q in steps[i][3] if q not in known and q in inflight]
+            waiting = [inflight[q] for q in steps[i][3] if q not in known]
             while not all(f.done() for f in waiting):
                 running = [f for f in inflight.values() if not f.done()]
                 if len(running) < options.probes and speculate():
