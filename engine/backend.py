@@ -113,10 +113,12 @@ _STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all"
            "UNSATISFIABLE": "unsat", "UNKNOWN": "unknown"}
 
 
-# Uniqueness checks on Chuffed: activity-based search (VSIDS) from the start, restarting
-# geometrically from 30 conflicts. On 20 slow late 25x25 checks this took 22 s where free
-# search (-f, which alternates with the model's search) took 37 s (docs/solvers.md).
-CHECK_FLAGS = {"org.chuffed.chuffed": ("--vsids", "--restart", "geometric", "--restart-scale", "30"),
+# Uniqueness checks on Chuffed: the model's search for the first 100 conflicts, then
+# activity-based search (VSIDS), restarting geometrically from 30 conflicts. VSIDS from
+# the first decision took 150 s, against 0.07 s, to find a second solution of an empty
+# 6x6 Fillomino board, and was no faster elsewhere (docs/solvers.md).
+CHECK_FLAGS = {"org.chuffed.chuffed": ("--switch-to-vsids-after", "100", "--restart", "geometric",
+                                       "--restart-scale", "30"),
                # CP-SAT's own search: better than the model's annotation as a fixed search.
                cpsat.SOLVER_ID: ("-f",)}
 
