@@ -193,8 +193,7 @@ def test_fillomino_gen_solve_check_and_options():
                          "--format", "json").stdout.splitlines()[0])
     assert rec["type"] == "fillomino" and rec["params"]["rows"] == 4 and rec["params"]["cols"] == 5
     assert rec["solver"] == "org.chuffed.chuffed" and rec["options"]["free_search"] is True
-    assert rec["options"]["check_flags"] == ["--switch-to-vsids-after", "100", "--restart", "geometric",
-                                             "--restart-scale", "30"]
+    assert rec["options"]["check_flags"] == ["-f"]
     grid = "/".join(" ".join(str(v) if v else "." for v in row) for row in rec["grid"])
     line = run("gen", "fillomino", "--rows", "4", "--cols", "5", "--seed", "3", "--format", "line")
     assert line.stdout.strip() == grid
