@@ -116,7 +116,7 @@ _STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all"
 # Uniqueness checks by solver id. Chuffed is not listed: it gets free search (-f) as a
 # learning solver. VSIDS from the first decision (--vsids) took 150 s, against 0.16 s, to
 # find a second solution of an empty 6x6 Fillomino board, and --switch-to-vsids-after
-# answered "unique" for a 16x16 Sudoku board that is not (docs/solvers.md).
+# answered "unique" for a 16x16 board that is not (docs/solvers.md).
 CHECK_FLAGS = {cpsat.SOLVER_ID: ("-f",)}  # CP-SAT's own search, not the model's as a fixed one
 
 
