@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from . import cpsat
+from .cache import cache_root, replace_atomically
 from .errors import ModelError, SolverError
 from .types import Board, PuzzleType
 
@@ -113,20 +114,15 @@ _STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all"
            "UNSATISFIABLE": "unsat", "UNKNOWN": "unknown"}
 
 
-# Uniqueness checks by solver id. Chuffed is not listed: it gets free search (-f) as a
-# learning solver. VSIDS from the first decision (--vsids) took 150 s, against 0.16 s, to
-# find a second solution of an empty 6x6 Fillomino board, and --switch-to-vsids-after
-# answered "unique" for a 16x16 board that is not (docs/solvers.md).
-CHECK_FLAGS = {cpsat.SOLVER_ID: ("-f",)}  # CP-SAT's own search, not the model's as a fixed one
-
-
 def default_check_flags(info: SolverInfo) -> tuple[str, ...]:
-    """The flags a solver's uniqueness checks run with unless configured: ``CHECK_FLAGS``
-    by solver id; else free search (``-f``) on another solver that learns (tag ``lcg``),
-    where free search alternates the model's search with activity-based search; else none
-    (Gecode's checks keep the model's search: its ``-f`` and restarts did not help)."""
-    if info.id in CHECK_FLAGS:
-        return CHECK_FLAGS[info.id]
+    """The flags a solver's uniqueness checks run with unless configured: free search
+    (``-f``) on a solver that learns (tag ``lcg``: Chuffed, which alternates the model's
+    search with activity-based search, and CP-SAT, which uses its own search); else none
+    (Gecode's checks keep the model's search: its ``-f`` and restarts did not help).
+    Chuffed's other searches measured worse: ``--vsids`` took 150 s, against 0.16 s, to
+    find a second solution of an empty 6x6 Fillomino board, and
+    ``--switch-to-vsids-after`` answered "unique" for a 16x16 board that is not
+    (docs/solvers.md)."""
     return ("-f",) if "lcg" in info.tags and "-f" in info.std_flags else ()
 
 
@@ -450,8 +446,7 @@ def _fzn_cache_path(backend: Backend, files: Sequence[str], data: Mapping[str, A
     where = os.environ.get(CACHE_ENV, "")
     if where.lower() == "off":
         return None
-    root = Path(where) if where else \
-        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "puzzle-engine" / "fzn"
+    root = Path(where) if where else cache_root() / "fzn"
     binary = _minizinc_binary()
     st = os.stat(binary)
     info = backend.info
@@ -465,9 +460,7 @@ def _store(fzn: Path, cached: Path) -> None:
     """Copy ``fzn`` into the cache atomically; a cache that cannot be written is skipped."""
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        part = cached.with_suffix(f".{os.getpid()}.part")
-        shutil.copyfile(fzn, part)
-        os.replace(part, cached)
+        replace_atomically(cached, lambda part: shutil.copyfile(fzn, part))
     except OSError:
         pass
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .cache import cache_root, replace_atomically
+
 SOLVER_ID = "org.puzzle-engine.cp-sat"
 STD_FLAGS = ("-a", "-f", "-n", "-p", "-r", "-s", "-t")
 
@@ -815,37 +817,31 @@ def solve(text: str, opts: Options) -> str:
     return "".join(out)
 
 
-def run_file(path: str | Path, args: Sequence[str]) -> tuple[str, str, int]:
-    """Run a FlatZinc file with FlatZinc solver flags: ``(stdout, stderr, exit code)``."""
+def run_args(args: Sequence[str]) -> tuple[str, str, int]:
+    """Run what a FlatZinc solver's command line asks (flags and one file, ``-`` for
+    standard input): ``(stdout, stderr, exit code)``."""
+    label = "cp-sat"
     try:
         opts, rest = parse_flags(args)
-        if rest:
-            raise FznError(f"unexpected argument '{rest[0]}'")
-        return solve(Path(path).read_text(), opts), "", 0
-    except FznError as exc:
-        return "", f"Error: {path}: {exc}\n", 1
+        if len(rest) != 1:
+            raise FznError("usage: python -m puzzle_engine.cpsat [flags] MODEL.fzn")
+        label = rest[0]
+        text = sys.stdin.read() if label == "-" else Path(label).read_text()
+        return solve(text, opts), "", 0
+    except (FznError, OSError) as exc:
+        return "", f"Error: {label}: {exc}\n", 1
+
+
+def run_file(path: str | Path, args: Sequence[str]) -> tuple[str, str, int]:
+    """Run a FlatZinc file with FlatZinc solver flags, in this process."""
+    return run_args([*args, str(path)])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        opts, rest = parse_flags(argv)
-    except FznError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
-    if len(rest) != 1:
-        print("usage: python -m puzzle_engine.cpsat [flags] MODEL.fzn", file=sys.stderr)
-        return 1
-    try:
-        text = sys.stdin.read() if rest[0] == "-" else Path(rest[0]).read_text()
-        sys.stdout.write(solve(text, opts))
-    except OSError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
-    except FznError as exc:
-        print(f"Error: {rest[0]}: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    out, err, code = run_args(list(sys.argv[1:] if argv is None else argv))
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    return code
 
 
 # -- registering with MiniZinc ---------------------------------------------------------
@@ -885,8 +881,7 @@ def register() -> Path | None:
         return None
     config = solver_config()
     key = hashlib.sha256(json.dumps([sys.executable, config], sort_keys=True).encode()).hexdigest()[:16]
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    for root in (Path(base) / "puzzle-engine" / "solvers", Path(tempfile.gettempdir()) / "puzzle-engine-solvers"):
+    for root in (cache_root() / "solvers", Path(tempfile.gettempdir()) / "puzzle-engine-solvers"):
         where = root / key
         wrapper = where / "fzn-cp-sat"
         config["executable"] = str(wrapper)
@@ -906,10 +901,11 @@ def register() -> Path | None:
 def _write(path: Path, text: str, mode: int) -> None:
     if path.is_file() and path.read_text() == text:
         return
-    part = path.with_name(f"{path.name}.{os.getpid()}.part")
-    part.write_text(text)
-    part.chmod(mode)
-    os.replace(part, path)
+
+    def fill(part: Path) -> None:
+        part.write_text(text)
+        part.chmod(mode)
+    replace_atomically(path, fill)
 
 
 if __name__ == "__main__":

@@ -531,6 +531,8 @@ class Engine:
         (steps are only committed in order, so the result is the one-by-one one)."""
         i = 0
         while i < len(steps):
+            for q in [q for q, f in inflight.items() if f.done() and q in known]:
+                del inflight[q]  # answered: ``known`` holds it (a failed check stays, to raise)
             waiting = [inflight[q] for q in steps[i][3] if q not in known]
             while not all(f.done() for f in waiting):
                 running = [f for f in inflight.values() if not f.done()]

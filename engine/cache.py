@@ -1,0 +1,19 @@
+"""Where puzzle-engine keeps files between runs, and how it writes them there."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+
+def cache_root() -> Path:
+    """``$XDG_CACHE_HOME/puzzle-engine``, or ``~/.cache/puzzle-engine``."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "puzzle-engine"
+
+
+def replace_atomically(path: Path, fill: Callable[[Path], None]) -> None:
+    """Write ``path`` through ``fill(part)`` on a file of this process's own, then rename
+    it into place, so that a reader in another process never sees half a file."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    fill(part)
+    os.replace(part, path)
