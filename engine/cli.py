@@ -450,12 +450,31 @@ def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):
     return parsed
 
 
+class _EngineFor:
+    """The engines of ``solve`` and ``check``. A puzzle type may prefer a solver by its
+    params (Sudoku: CP-SAT above 16x16), and one input may hold puzzles of several sizes,
+    so each puzzle runs on the engine for its own params: one engine per preferred solver.
+    The engine without params reads the input (and fails early on an unknown solver)."""
+
+    def __init__(self, host: Host, ptype: PuzzleType, solver, config, time_limit):
+        self._make = lambda params: _engine(host, ptype, solver, config, time_limit, params)
+        self.base = self._make(None)
+        self._ptype = ptype
+        self._engines: dict[str | None, Engine] = {ptype.preferred_solver(None): self.base}
+
+    def __call__(self, params: dict[str, Any]) -> Engine:
+        preferred = self._ptype.preferred_solver(params)
+        if preferred not in self._engines:
+            self._engines[preferred] = self._make(params)
+        return self._engines[preferred]
+
+
 def _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt):
     _check_format(fmt)
     host = _host()
     ptype = host.get_type(puzzle)
     raw = _plugin_params(ptype, ctx.args)
-    return _engine(host, ptype, solver, config, time_limit), ptype, raw
+    return _EngineFor(host, ptype, solver, config, time_limit), ptype, raw
 
 
 InputArg = Annotated[str, typer.Argument(help="The puzzle: a string, a file, or - for stdin. "
@@ -467,9 +486,10 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
           config: ConfigOpt = None, fmt: FormatOpt = "text", time_limit: TimeOpt = None):
     """Print the solution of a puzzle."""
     with _errors():
-        engine, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
+        engines, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
         failed = False
-        for parsed in _load_puzzles(engine, ptype, raw, _read_input(source), source):
+        for parsed in _load_puzzles(engines.base, ptype, raw, _read_input(source), source):
+            engine = engines(parsed.params)
             result, boards = engine.solve(ptype, parsed.params, parsed.board)
             if not boards:
                 what = "unknown: the solver timed out" if result.status == "unknown" else "no solution"
@@ -493,9 +513,10 @@ def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
           config: ConfigOpt = None, fmt: FormatOpt = "text", time_limit: TimeOpt = None):
     """Count solutions: 0, 1 (unique) or "2 or more". Exit status 0 only when unique."""
     with _errors():
-        engine, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
+        engines, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
         all_unique = True
-        for parsed in _load_puzzles(engine, ptype, raw, _read_input(source), source):
+        for parsed in _load_puzzles(engines.base, ptype, raw, _read_input(source), source):
+            engine = engines(parsed.params)
             result, boards = engine.solve(ptype, parsed.params, parsed.board, nr_solutions=2)
             if len(boards) >= 2:
                 answer = "2 or more"
@@ -706,15 +727,20 @@ def plugins():
             out_console.print(f"broken plugin '{f.name}' (skipped): {f.error}", markup=False)
 
 
-@app.command()
-def solvers(solver: SolverOpt = None, config: ConfigOpt = None,
+@app.command(context_settings=PLUGIN_ARGS)
+def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = None,
             puzzle: Annotated[Optional[str], typer.Option("--puzzle", help="Show the solver in "
-                              "effect for this puzzle type (per-plugin config).")] = None):
+                              "effect for this puzzle type (per-plugin config); its options "
+                              "(like --size 25) may follow.")] = None):
     """List the solvers MiniZinc reports; * marks the one in effect."""
     with _errors():
         ptype = _host().get_type(puzzle) if puzzle else None
+        if ctx.args and ptype is None:
+            raise PuzzleInputError(f"unexpected {ctx.args[0]!r}: puzzle options need --puzzle")
+        params = ptype.canonical_params(_plugin_params(ptype, ctx.args)) if ptype and ctx.args else None
         settings = resolve(puzzle=puzzle, plugin=ptype.plugin if ptype else None, cli_solver=solver,
-                           config_path=config, type_solver=ptype.preferred_solver() if ptype else None)
+                           config_path=config,
+                           type_solver=ptype.preferred_solver(params) if ptype else None)
         current = None
         with contextlib.suppress(PuzzleEngineError):
             current = find_solver(settings.solver).id

@@ -122,3 +122,49 @@ def test_solver_preference_that_raises_is_a_plugin_error():
     assert ptype.preferred_solver() is None  # params not known yet: no preference
     with pytest.raises(PluginError, match="solver preference of puzzle 'x'.*KeyError"):
         ptype.preferred_solver({})
+
+
+def _pattern_record(box: int, empty: int) -> str:
+    """A JSON Lines record of a box*box Sudoku: the classic shifted-pattern full board with
+    ``empty`` squares emptied, each in its own row, column and box (so the puzzle is unique)."""
+    import json
+    n = box * box
+    grid = [[(box * (r % box) + r // box + c) % n + 1 for c in range(n)] for r in range(n)]
+    for k in range(empty):
+        grid[k * (box + 1)][k * (box + 1)] = 0
+    return json.dumps({"type": "sudoku", "params": {"size": n}, "grid": grid})
+
+
+def test_check_and_solve_run_each_puzzle_on_the_solver_its_size_prefers(in_tmp):
+    """One input with a 9x9 and a 25x25 Sudoku: the 25x25 runs on CP-SAT, the 9x9 on the
+    default, unless --solver or the config file says otherwise; `solvers` shows the choice
+    for the size given."""
+    import json
+    from test_cli import run
+    write(in_tmp / "mixed.jsonl", _pattern_record(3, 3) + "\n" + _pattern_record(5, 4) + "\n")
+
+    def solvers_of(command, *args):
+        result = run(command, "sudoku", "mixed.jsonl", "--format", "json", *args)
+        assert result.exit_code == 0, result.output
+        records = [json.loads(line) for line in result.stdout.splitlines()]
+        assert [r["params"]["size"] for r in records] == [9, 25]
+        if command == "check":
+            assert [r["solutions"] for r in records] == ["1", "1"]
+        return [r["solver"] for r in records]
+    assert solvers_of("check") == ["org.gecode.gecode", "org.puzzle-engine.cp-sat"]
+    assert solvers_of("solve") == ["org.gecode.gecode", "org.puzzle-engine.cp-sat"]
+    assert solvers_of("check", "--solver", "chuffed") == ["org.chuffed.chuffed"] * 2
+    write(in_tmp / "puzzle-engine.toml", '[solver]\nid = "chuffed"\n')
+    assert solvers_of("check") == ["org.chuffed.chuffed"] * 2
+    (in_tmp / "puzzle-engine.toml").unlink()
+
+    def in_effect(*args):
+        result = run("solvers", *args)
+        assert result.exit_code == 0, result.output
+        return next(line for line in result.stdout.splitlines() if line.startswith("in effect:"))
+    assert in_effect("--puzzle", "sudoku", "--size", "25").startswith(
+        "in effect: cp-sat (from puzzle type 'sudoku')")
+    assert in_effect("--puzzle", "sudoku", "--size", "9").startswith("in effect: gecode (from default)")
+    assert in_effect("--puzzle", "sudoku").startswith("in effect: gecode (from default)")
+    result = run("solvers", "--size", "25")
+    assert result.exit_code != 0 and "puzzle options need --puzzle" in result.output
