@@ -452,7 +452,7 @@ def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):
 
 class _EngineFor:
     """The engines of ``solve`` and ``check``. A puzzle type may prefer a solver by its
-    params (Sudoku: CP-SAT above 16x16), and one input may hold puzzles of several sizes,
+    params (a solver for boards above some size, say), and one input may hold puzzles of several sizes,
     so each puzzle runs on the engine for its own params: one engine per preferred solver.
     The engine without params reads the input (and fails early on an unknown solver)."""
 
