@@ -452,9 +452,10 @@ def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):
 
 class _EngineFor:
     """The engines of ``solve`` and ``check``. A puzzle type may prefer a solver by its
-    params (a solver for boards above some size, say), and one input may hold puzzles of several sizes,
-    so each puzzle runs on the engine for its own params: one engine per preferred solver.
-    The engine without params reads the input (and fails early on an unknown solver)."""
+    params (another solver above some board size, say), and one input may hold puzzles of
+    several sizes, so each puzzle runs on the engine for its own params: one engine per
+    preferred solver. The engine without params reads the input (and fails early on an
+    unknown solver)."""
 
     def __init__(self, host: Host, ptype: PuzzleType, solver, config, time_limit):
         self._make = lambda params: _engine(host, ptype, solver, config, time_limit, params)
