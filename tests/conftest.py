@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -10,6 +12,7 @@ from puzzle_engine.plugins import get_host
 # The FlatZinc cache of this test session (the CLI tests' subprocesses inherit it), never
 # the user's.
 os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="puzzle-engine-test-fzn-")
+atexit.register(shutil.rmtree, os.environ[CACHE_ENV], ignore_errors=True)
 
 SOLVERS = ("gecode", "chuffed")
 OTHER = {"gecode": "chuffed", "chuffed": "gecode"}
