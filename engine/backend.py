@@ -29,7 +29,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from . import cpsat, satrun
+from . import cpsat
 from .cache import cache_root, replace_atomically
 from .errors import ModelError, SolverError
 from .types import Board, PuzzleType
@@ -74,7 +74,6 @@ def installed_solvers() -> tuple[SolverInfo, ...]:
     """The solvers MiniZinc reports (``minizinc --solvers-json``), CP-SAT among them when
     OR-Tools is installed (``cpsat.register`` puts its configuration on MiniZinc's path)."""
     cpsat.register()
-    satrun.register()
     proc = subprocess.run([_minizinc_binary(), "--solvers-json"], capture_output=True, text=True)
     if proc.returncode != 0:
         raise SolverError(f"'minizinc --solvers-json' failed: {_first_line(proc.stderr)}")
@@ -110,9 +109,6 @@ def _first_line(text: str) -> str:
     errors = [ln for ln in lines if "rror" in ln]
     return (errors or lines or ["no message"])[0]
 
-
-# Solvers that run in the engine's process (their FlatZinc readers are ours).
-_IN_PROCESS = {cpsat.SOLVER_ID: cpsat.run_file, satrun.SOLVER_ID: satrun.run_file}
 
 _STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all",
            "UNSATISFIABLE": "unsat", "UNKNOWN": "unknown"}
@@ -163,10 +159,9 @@ class Backend:
         stderr, exit code)``, or None on a time-out. CP-SAT runs in this process (starting
         it as a program costs half a second, more than most checks), with the same
         output; its time limit is its own ``-t``."""
-        runner = _IN_PROCESS.get(self.info.id)
-        if runner is not None:
+        if self.info.id == cpsat.SOLVER_ID:
             limit = ["-t", str(max(1, round(self.time_limit * 1000)))] if self.time_limit else []
-            return runner(path, [*args, *limit])
+            return cpsat.run_file(path, [*args, *limit])
         try:
             proc = subprocess.run([self.info.executable, *args, str(path)],
                                   capture_output=True, text=True, timeout=self.time_limit)

@@ -879,22 +879,16 @@ def register() -> Path | None:
     no directory can be written."""
     if not available():
         return None
-    return register_solver(solver_config(), "fzn-cp-sat", "cp-sat.msc", "puzzle_engine.cpsat")
-
-
-def register_solver(config: dict[str, Any], wrapper_name: str, msc_name: str,
-                    module: str) -> Path | None:
-    """Write ``config`` as a MiniZinc solver configuration whose executable runs
-    ``python -m module``, in a directory put first on ``MZN_SOLVER_PATH``."""
+    config = solver_config()
     key = hashlib.sha256(json.dumps([sys.executable, config], sort_keys=True).encode()).hexdigest()[:16]
     for root in (cache_root() / "solvers", Path(tempfile.gettempdir()) / "puzzle-engine-solvers"):
         where = root / key
-        wrapper = where / wrapper_name
-        config = {**config, "executable": str(wrapper)}
+        wrapper = where / "fzn-cp-sat"
+        config["executable"] = str(wrapper)
         try:
             where.mkdir(parents=True, exist_ok=True)
-            _write(wrapper, f'#!/bin/sh\nexec "{sys.executable}" -m {module} "$@"\n', 0o755)
-            _write(where / msc_name, json.dumps(config, indent=2) + "\n", 0o644)
+            _write(wrapper, f'#!/bin/sh\nexec "{sys.executable}" -m puzzle_engine.cpsat "$@"\n', 0o755)
+            _write(where / "cp-sat.msc", json.dumps(config, indent=2) + "\n", 0o644)
         except OSError:
             continue
         paths = [p for p in os.environ.get("MZN_SOLVER_PATH", "").split(os.pathsep) if p]
