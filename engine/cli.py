@@ -107,13 +107,19 @@ def _plugin_params(ptype: PuzzleType, args: list[str]) -> dict[str, Any]:
     return raw
 
 
+def _settings(ptype: PuzzleType | None, solver: str | None, config: Path | None,
+              time_limit: float | None = None, params: dict[str, Any] | None = None):
+    """The solver settings in effect (for ``ptype``, if given); ``params``, when known, let a
+    puzzle type prefer a solver by size."""
+    return resolve(puzzle=ptype.name if ptype else None, plugin=ptype.plugin if ptype else None,
+                   cli_solver=solver, cli_time_limit=time_limit, config_path=config,
+                   type_solver=ptype.preferred_solver(params) if ptype else None)
+
+
 def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
             time_limit: float | None, params: dict[str, Any] | None = None) -> Engine:
-    """The engine on the solver in effect; ``params``, when known, let a puzzle type
-    prefer a solver by size."""
-    settings = resolve(puzzle=ptype.name if ptype else None, plugin=ptype.plugin if ptype else None,
-                       cli_solver=solver, cli_time_limit=time_limit, config_path=config,
-                       type_solver=ptype.preferred_solver(params) if ptype else None)
+    """The engine on the solver in effect (``_settings``)."""
+    settings = _settings(ptype, solver, config, time_limit, params)
     info = find_solver(settings.solver)
     free = settings.free_search
     if free is None:
@@ -739,12 +745,11 @@ def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = No
         if ctx.args and ptype is None:
             raise PuzzleInputError(f"unexpected {ctx.args[0]!r}: puzzle options need --puzzle")
         params = ptype.canonical_params(_plugin_params(ptype, ctx.args)) if ptype and ctx.args else None
-        settings = resolve(puzzle=puzzle, plugin=ptype.plugin if ptype else None, cli_solver=solver,
-                           config_path=config,
-                           type_solver=ptype.preferred_solver(params) if ptype else None)
-        current = None
+        settings = _settings(ptype, solver, config, params=params)
+        info = None
         with contextlib.suppress(PuzzleEngineError):
-            current = find_solver(settings.solver).id
+            info = find_solver(settings.solver)
+        current = info.id if info else None
         table = Table(title="MiniZinc solvers")
         for col in ("", "id", "name", "version", "tags"):
             table.add_column(col, no_wrap=col != "tags")
@@ -758,7 +763,7 @@ def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = No
         if current:
             flags = settings.check_flags
             if flags is None:
-                flags = default_check_flags(find_solver(settings.solver))
+                flags = default_check_flags(info)
             out_console.print(f"uniqueness checks run with: {' '.join(flags) or '(no extra flags)'} "
                               f"(from {settings.check_flags_from})", markup=False)
         state = "" if current else " - NOT INSTALLED"

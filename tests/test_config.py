@@ -1,5 +1,7 @@
 """Solver precedence: --solver, then PUZZLE_ENGINE_SOLVER, then the config file
 (per-plugin section over [solver]), then gecode."""
+import json
+
 import pytest
 
 from puzzle_engine.config import ENV_SOLVER, resolve
@@ -98,7 +100,6 @@ def test_check_flags_from_the_config_file(in_tmp):
 
 def test_sudoku_prefers_cp_sat_above_16x16_below_the_config_file(in_tmp):
     """The type's preference is a function of the size; gen records the solver used."""
-    import json
     from test_cli import run
 
     def solver_of(*args):
@@ -127,7 +128,6 @@ def test_solver_preference_that_raises_is_a_plugin_error():
 def _pattern_record(box: int, empty: int) -> str:
     """A JSON Lines record of a box*box Sudoku: the classic shifted-pattern full board with
     ``empty`` squares emptied, each in its own row, column and box (so the puzzle is unique)."""
-    import json
     n = box * box
     grid = [[(box * (r % box) + r // box + c) % n + 1 for c in range(n)] for r in range(n)]
     for k in range(empty):
@@ -139,7 +139,6 @@ def test_check_and_solve_run_each_puzzle_on_the_solver_its_size_prefers(in_tmp):
     """One input with a 9x9 and a 25x25 Sudoku: the 25x25 runs on CP-SAT, the 9x9 on the
     default, unless --solver or the config file says otherwise; `solvers` shows the choice
     for the size given."""
-    import json
     from test_cli import run
     write(in_tmp / "mixed.jsonl", _pattern_record(3, 3) + "\n" + _pattern_record(5, 4) + "\n")
 
