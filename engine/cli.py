@@ -411,12 +411,28 @@ def _read_input(source: str) -> str:
     return source
 
 
+_FILE_SUFFIXES = (".txt", ".json", ".jsonl", ".csv", ".sdk", ".dat")
+
+
+def _looks_like_path(source: str) -> bool:
+    """A name the user most likely meant as a file: one word that starts with a directory
+    or ends with a file suffix (a puzzle literal such as '..6...9.8' has neither)."""
+    return not any(ch.isspace() for ch in source) and (
+        source.startswith(("/", "./", "../", "~")) or source.endswith(_FILE_SUFFIXES))
+
+
 def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str, source: str):
     """One puzzle in the plugin's text formats, or JSON Lines records (as ``gen`` writes)."""
     if not text.strip():
         raise PuzzleInputError(f"{source}: empty input")
     if not text.lstrip().startswith("{"):
-        yield _parse(engine, ptype, raw, text)
+        try:
+            parsed = _parse(engine, ptype, raw, text)
+        except PuzzleInputError as exc:
+            if text == source and _looks_like_path(source):
+                raise PuzzleInputError(f"no such file: {source}") from None
+            raise
+        yield parsed
         return
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():

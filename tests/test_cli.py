@@ -95,6 +95,8 @@ def test_sizes_and_alphabet():
     (["check", "sudoku", '{"grid": [[1, 2], [3]]}'], ["line 1", "expected 81"]),
     (["check", "sudoku", '{"grid": "abc"'], ["line 1", "not a puzzle record"]),
     (["check", "nosuch", PUZZLE], ["unknown puzzle 'nosuch'"]),
+    (["check", "sudoku", "/nonexistent/p.txt"], ["no such file: /nonexistent/p.txt"]),
+    (["grade", "sudoku", "missing.jsonl"], ["no such file: missing.jsonl"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):
     one_line_error(run(*args), *words)
@@ -212,6 +214,8 @@ def test_fillomino_gen_solve_check_and_options():
     several = run("check", "fillomino", ". 3/. .")
     assert several.exit_code == 1 and several.stdout.strip() == "2 or more solutions"
     assert run("check", "fillomino", "2 2/1 .").stdout.strip() == "0 solutions"
+    # a one-column board reads like a path, and is still a puzzle when no such file exists
+    assert run("check", "fillomino", "./.").stdout.strip() == "1 solution (unique)"
 
 
 @pytest.mark.parametrize("args, words", [
