@@ -183,8 +183,10 @@ def gen(
     model: ModelOpt = None,
     time_limit: TimeOpt = None,
 ):
-    """Generate puzzles with GenPuzzles. Puzzle options (like [bold]--size 16[/]) follow the
-    puzzle's name; 'puzzle-engine plugins' lists them."""
+    """Generate puzzles with GenPuzzles.
+
+    Puzzle options (like [bold]--size 16[/]) follow the puzzle's name; 'puzzle-engine
+    plugins' lists them."""
     with _errors():
         _check_format(fmt)
         for name, value, least in (("--count", count, 1), ("--target-empty", target_empty, 1),
