@@ -397,7 +397,9 @@ def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink
 
 
 # -- solve / check ------------------------------------------------------------------------------
-def _read_input(source: str) -> str:
+def _read_input(source: str) -> str | None:
+    """The text of standard input (``-``) or of the file ``source``; None when there is no
+    such file, so that ``source`` is the puzzle itself."""
     if source == "-":
         return sys.stdin.read()
     path = Path(source)
@@ -405,12 +407,12 @@ def _read_input(source: str) -> str:
         is_file = path.is_file()
     except OSError:  # a long puzzle string is no file name
         is_file = False
-    if is_file:
-        try:
-            return path.read_text()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PuzzleInputError(f"cannot read {source}: {exc}") from None
-    return source
+    if not is_file:
+        return None
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PuzzleInputError(f"cannot read {source}: {exc}") from None
 
 
 _FILE_SUFFIXES = (".txt", ".json", ".jsonl", ".csv", ".sdk", ".dat")
@@ -423,15 +425,20 @@ def _looks_like_path(source: str) -> bool:
         source.startswith(("/", "./", "../", "~")) or source.endswith(_FILE_SUFFIXES))
 
 
-def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str, source: str):
-    """One puzzle in the plugin's text formats, or JSON Lines records (as ``gen`` writes)."""
+def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source: str):
+    """The puzzles of INPUT ``source`` (stdin, a file, or the puzzle itself): one puzzle in
+    the plugin's text formats, or JSON Lines records (as ``gen`` writes)."""
+    text = _read_input(source)
+    literal = text is None
+    if literal:
+        text = source
     if not text.strip():
         raise PuzzleInputError(f"{source}: empty input")
     if not text.lstrip().startswith("{"):
         try:
             parsed = _parse(engine, ptype, raw, text)
         except PuzzleInputError as exc:
-            if text == source and _looks_like_path(source):
+            if literal and _looks_like_path(source):
                 raise PuzzleInputError(f"no such file: {source}") from None
             raise
         yield parsed
@@ -513,7 +520,7 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
     with _errors():
         engines, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
         failed = False
-        for parsed in _load_puzzles(engines.base, ptype, raw, _read_input(source), source):
+        for parsed in _load_puzzles(engines.base, ptype, raw, source):
             engine = engines(parsed.params)
             result, boards = engine.solve(ptype, parsed.params, parsed.board)
             if not boards:
@@ -540,7 +547,7 @@ def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
     with _errors():
         engines, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
         all_unique = True
-        for parsed in _load_puzzles(engines.base, ptype, raw, _read_input(source), source):
+        for parsed in _load_puzzles(engines.base, ptype, raw, source):
             engine = engines(parsed.params)
             result, boards = engine.solve(ptype, parsed.params, parsed.board, nr_solutions=2)
             if len(boards) >= 2:
@@ -617,7 +624,7 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
         graders: dict[str, Grader] = {}     # per puzzle parameters (JSON input may mix them)
         models: dict[str, Any] = {}         # the level model checked for those parameters
         try:
-            for parsed in _load_puzzles(engine, ptype, raw, _read_input(source), source):
+            for parsed in _load_puzzles(engine, ptype, raw, source):
                 key = json.dumps(parsed.params, sort_keys=True)
                 if key not in graders:
                     graders[key] = Grader(engine, ptype, parsed.params, options)
