@@ -37,9 +37,10 @@ def parse_box(text: str) -> tuple[int, int]:
 
 def preferred_solver(params: dict[str, Any]) -> str | None:
     """CP-SAT above 16x16: at 25x25 its uniqueness checks are 5 to 20 times faster than
-    Chuffed's, and Gecode's time out. Up to 16x16, no preference (Gecode, the default):
-    there CP-SAT is slower than both (docs/performance.md)."""
-    return "cp-sat" if params["size"] > 16 else None
+    Chuffed's, and Gecode's time out. Up to 16x16, Chuffed: it generates faster than
+    Gecode at every size from 4x4 to 16x16 (0.38 s against 0.54 s for a 9x9 from the
+    command line), and CP-SAT is slower than both there (docs/performance.md)."""
+    return "cp-sat" if params["size"] > 16 else "chuffed"
 
 
 def check_params(raw: dict[str, Any]) -> dict[str, Any]:
