@@ -427,7 +427,8 @@ def _looks_like_path(source: str) -> bool:
 
 def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source: str):
     """The puzzles of INPUT ``source`` (stdin, a file, or the puzzle itself): one puzzle in
-    the plugin's text formats, or JSON Lines records (as ``gen`` writes)."""
+    the plugin's text formats, several in the line format (one per line, as ``gen --format
+    line`` writes them), or JSON Lines records (as ``gen --format json`` writes)."""
     text = _read_input(source)
     literal = text is None
     if literal:
@@ -435,11 +436,17 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
     if not text.strip():
         raise PuzzleInputError(f"{source}: empty input")
     if not text.lstrip().startswith("{"):
+        by_line = _puzzles_by_line(engine, ptype, raw, text, "stdin" if source == "-" else source)
+        if isinstance(by_line, list):
+            yield from by_line
+            return
         try:
             parsed = _parse(engine, ptype, raw, text)
-        except PuzzleInputError as exc:
+        except PuzzleInputError:
             if literal and _looks_like_path(source):
                 raise PuzzleInputError(f"no such file: {source}") from None
+            if by_line is not None:
+                raise by_line from None  # a list of puzzles with a bad line
             raise
         yield parsed
         return
@@ -471,6 +478,34 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
             yield _parse(engine, ptype, params, line_text)
         except PuzzleInputError as exc:
             raise PuzzleInputError(f"{where}: {exc}") from None
+
+
+def _puzzles_by_line(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str,
+                     where: str) -> list | PuzzleInputError | None:
+    """The puzzles of ``text`` read as one puzzle per line, as ``gen --format line`` writes
+    them: when it has two lines or more and each line is on its own a puzzle of at least
+    2x2. A row of a text grid is not (a Fillomino row is one row high, a 9x9 Sudoku row is
+    9 cells), or if it is (a 16x16 Sudoku row holding only 1-4), the grid's border lines
+    are not. None when the first line is not such a puzzle; the error, naming the line,
+    when a later line is not a puzzle (the caller reports it unless the whole text is one
+    puzzle).
+
+    This is tried before reading the text as one puzzle, because some lists of puzzles also
+    read as one: four 4x4 Sudoku lines are 64 cells, an 8x8 board, and Fillomino lines of
+    the same width stack into a taller board."""
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) < 2:
+        return None
+    parsed = []
+    for number, line in lines:
+        try:
+            puzzle = _parse(engine, ptype, raw, line)
+        except PuzzleInputError as exc:
+            return PuzzleInputError(f"{where}, line {number}: {exc}") if parsed else None
+        if min(ptype.shape(puzzle.params)) < 2:
+            return None
+        parsed.append(puzzle)
+    return parsed
 
 
 def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):

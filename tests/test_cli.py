@@ -160,6 +160,35 @@ def test_count_reproducible_batch_and_resume(tmp_path):
     assert len(out.read_text().splitlines()) == 4
 
 
+def test_line_format_input_is_one_puzzle_per_line(tmp_path):
+    """`gen --format line --count N` piped into check reads N puzzles, even where the lines
+    would also read as one board: four 4x4 Sudoku lines are 64 cells (an 8x8 board), and
+    Fillomino lines of one width stack into a taller board. A grid in the text format is
+    still one puzzle, and a bad line is named."""
+    for args in (["sudoku", "--size", "4", "--count", "4"], ["fillomino", "--size", "4", "--count", "2"],
+                 ["sudoku", "--size", "16", "--count", "2"]):
+        lines = run("gen", *args, "--seed", "1", "--format", "line").stdout
+        count = int(args[-1])
+        assert len(lines.splitlines()) == count
+        checked = run("check", args[0], "-", "--format", "json", input=lines)
+        assert checked.exit_code == 0, checked.output
+        records = [json.loads(x) for x in checked.stdout.splitlines()]
+        assert len(records) == count and all(r["unique"] for r in records)
+        assert {r["params"]["size"] if args[0] == "sudoku" else r["params"]["rows"] for r in records} == {int(args[2])}
+        path = tmp_path / f"{args[0]}.txt"
+        path.write_text(lines)
+        solved = run("solve", args[0], str(path), "--format", "line")
+        assert solved.exit_code == 0 and len(solved.stdout.splitlines()) == count
+    full = "1234341221434321"  # a solved 4x4: four of them on one line are one 8x8 board
+    checked = run("check", "sudoku", "-", input=f"{full}\n" * 4)
+    assert checked.exit_code == 0 and checked.stdout.splitlines() == ["1 solution (unique)"] * 4
+    one_line_error(run("check", "sudoku", full * 4), "conflicting givens", "row 1")
+    text = run("gen", "sudoku", "--size", "16", "--seed", "5").stdout
+    assert run("check", "sudoku", "-", input=text).stdout.strip() == "1 solution (unique)"
+    one_line_error(run("check", "sudoku", "-", input=f"{full}\n123\n"),
+                   "stdin, line 2: wrong length: 3 cells")
+
+
 def test_variants_in_output():
     result = run("gen", "sudoku", "--size", "6", "--seed", "3", "--variants", "2", "--format", "json")
     records = [json.loads(x) for x in result.stdout.splitlines()]
