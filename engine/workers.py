@@ -4,10 +4,18 @@ Each worker process loads the plugins and builds its own engine, with the solver
 the command resolved, so a worker's puzzle is the one a single process makes for the same
 seed. Workers are started with ``spawn``: the parent may hold threads (the progress bar),
 and a forked copy of it would be unsafe.
+
+When there are as many workers as CPUs the process may run on, each worker is pinned to
+one of them (Linux), with the solver processes it starts: a worker alternates with
+short-lived solver processes, and left to itself the scheduler often ran two of those
+chains on one CPU while the other idled (docs/performance.md). With fewer workers than
+CPUs nothing is pinned, so that the scheduler can keep them off each other's SMT
+siblings. ``PUZZLE_ENGINE_PIN_WORKERS=off`` turns pinning off.
 """
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -18,9 +26,28 @@ from .plugins import get_host
 
 _state: dict[str, Any] = {}
 
+PIN_ENV = "PUZZLE_ENGINE_PIN_WORKERS"
+
+
+def cpus_to_pin(workers: int) -> list[int] | None:
+    """One CPU per worker when ``workers`` equals the number of CPUs this process may run
+    on, else None (no pinning; also where the platform cannot pin, or when the
+    environment turns it off)."""
+    if os.environ.get(PIN_ENV, "").lower() in ("off", "0", "no", "false"):
+        return None
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    cpus = sorted(os.sched_getaffinity(0))
+    return cpus if len(cpus) == workers > 1 else None
+
 
 def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
-          check_flags: tuple[str, ...]) -> None:
+          check_flags: tuple[str, ...], cpus=None) -> None:
+    if cpus is not None:
+        try:
+            os.sched_setaffinity(0, {cpus.get(timeout=10)})
+        except Exception:  # pinning only speeds things up: a worker that cannot is unpinned
+            pass
     host = get_host()
     _state["engine"] = Engine(host, Backend(solver, time_limit, free_search=free_search,
                                             check_flags=check_flags))
@@ -36,10 +63,16 @@ def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options: 
     """The results for ``seeds``, in order, made by ``workers`` processes. Stopping the
     iteration (or an interrupt) cancels the puzzles not started yet."""
     backend = engine.backend
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_init,
+    context = multiprocessing.get_context("spawn")
+    pin = cpus_to_pin(workers)
+    cpus = None
+    if pin is not None:
+        cpus = context.Queue()
+        for cpu in pin:
+            cpus.put(cpu)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init,
                                initargs=(puzzle, backend.info.id, backend.time_limit,
-                                         backend.free_search, backend.check_flags))
+                                         backend.free_search, backend.check_flags, cpus))
     finished = False
     try:
         futures = [pool.submit(_generate, params, seed, options) for seed in seeds]

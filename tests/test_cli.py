@@ -313,6 +313,30 @@ def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
     assert calls[-1] == (False, True)
 
 
+def test_workers_are_pinned_one_per_cpu_only_when_they_fill_the_cpus(host, monkeypatch):
+    """With as many workers as CPUs, each worker (and the solvers it starts) runs on a CPU
+    of its own; with fewer or more, or PUZZLE_ENGINE_PIN_WORKERS=off, none is pinned."""
+    import os
+    import queue
+
+    from puzzle_engine import workers
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3, 5})
+    assert workers.cpus_to_pin(2) == [3, 5]
+    assert workers.cpus_to_pin(1) is None and workers.cpus_to_pin(3) is None
+    monkeypatch.setenv(workers.PIN_ENV, "off")
+    assert workers.cpus_to_pin(2) is None
+    monkeypatch.undo()
+    mine = os.sched_getaffinity(0)
+    cpus = queue.Queue()
+    cpus.put(max(mine))
+    try:
+        workers._init("sudoku", "gecode", None, False, (), cpus)
+        assert os.sched_getaffinity(0) == {max(mine)}
+    finally:
+        os.sched_setaffinity(0, mine)
+        workers._state.clear()
+
+
 def test_check_flags_change_the_search_not_the_puzzle(tmp_path):
     """Operators set the solver's flags for uniqueness checks in the config file; the
     puzzles stay those of the default flags. A flag the solver rejects is a one-line error."""
