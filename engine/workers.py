@@ -6,9 +6,10 @@ seed. Workers are started with ``spawn``: the parent may hold threads (the progr
 and a forked copy of it would be unsafe.
 
 When there are as many workers as CPUs the process may run on, each worker is pinned to
-one of them (Linux), with the solver processes it starts: a worker alternates with
-short-lived solver processes, and left to itself the scheduler often ran two of those
-chains on one CPU while the other idled (docs/performance.md). With fewer workers than
+one of them (Linux), with the solver processes it starts. A worker alternates with
+short-lived solver processes; unpinned, two workers left the CPUs idle a sixth of the time
+on a 2-core machine and ran a quarter slower (docs/performance.md), probably because the
+scheduler put both workers' solvers on one CPU at times. With fewer workers than
 CPUs nothing is pinned, so that the scheduler can keep them off each other's SMT
 siblings. ``PUZZLE_ENGINE_PIN_WORKERS=off`` turns pinning off.
 """
