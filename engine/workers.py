@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -43,11 +44,11 @@ def cpus_to_pin(workers: int) -> list[int] | None:
 
 
 def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
-          check_flags: tuple[str, ...], cpus=None) -> None:
+          check_flags: tuple[str, ...], cpus: Any = None) -> None:
     if cpus is not None:
         try:
             os.sched_setaffinity(0, {cpus.get(timeout=10)})
-        except Exception:  # pinning only speeds things up: a worker that cannot is unpinned
+        except (OSError, ValueError, queue.Empty):  # only a speed-up: else unpinned
             pass
     host = get_host()
     _state["engine"] = Engine(host, Backend(solver, time_limit, free_search=free_search,

@@ -174,7 +174,8 @@ def test_line_format_input_is_one_puzzle_per_line(tmp_path):
         assert checked.exit_code == 0, checked.output
         records = [json.loads(x) for x in checked.stdout.splitlines()]
         assert len(records) == count and all(r["unique"] for r in records)
-        assert {r["params"]["size"] if args[0] == "sudoku" else r["params"]["rows"] for r in records} == {int(args[2])}
+        side = "size" if args[0] == "sudoku" else "rows"
+        assert {r["params"][side] for r in records} == {int(args[2])}
         path = tmp_path / f"{args[0]}.txt"
         path.write_text(lines)
         solved = run("solve", args[0], str(path), "--format", "line")
