@@ -659,7 +659,9 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
         graders: dict[str, Grader] = {}     # per puzzle parameters (JSON input may mix them)
         models: dict[str, Any] = {}         # the level model checked for those parameters
         try:
-            for parsed in _load_puzzles(engine, ptype, raw, source):
+            for number, parsed in enumerate(_load_puzzles(engine, ptype, raw, source)):
+                if number and fmt == "text":
+                    out_console.print("")  # several puzzles: a blank line between grades
                 key = json.dumps(parsed.params, sort_keys=True)
                 if key not in graders:
                     graders[key] = Grader(engine, ptype, parsed.params, options)

@@ -16,8 +16,8 @@ LABELS = ("simple", "easy", "intermediate", "expert")
 FAST = ("--runs", "5")
 
 
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
+def run(*args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
 
 
 def one_line_error(result, *words):
@@ -96,6 +96,11 @@ def test_grade_without_a_model_shows_the_measurements():
     record = json.loads(result.stdout)
     assert record["mode"] == "plain" and record["strengthened"] is None
     assert record["levels_by"] is None and "no level model" in result.stderr
+    two = run("grade", "sudoku", "-", "--runs", "3", "--no-strengthen",
+              input="...4.32.....2.4.\n..1.2....4.....3\n")
+    assert two.exit_code == 0, two.output
+    blocks = two.stdout.strip().split("\n\n")  # one block per puzzle, a blank line between
+    assert len(blocks) == 2 and all(b.startswith("mean nodes") for b in blocks)
 
 
 def test_a_model_made_with_other_settings_is_refused(trained, tmp_path, monkeypatch):
