@@ -545,7 +545,8 @@ def _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt):
 
 
 InputArg = Annotated[str, typer.Argument(help="The puzzle: a string, a file, or - for stdin. "
-                     "JSON Lines records from 'gen --format json' are read too.")]
+                     "Several puzzles are read one per line, in the line format or as JSON "
+                     "Lines records from 'gen --format json'.")]
 
 
 @app.command(context_settings=PLUGIN_ARGS)
@@ -555,7 +556,9 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
     with _errors():
         engines, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
         failed = False
-        for parsed in _load_puzzles(engines.base, ptype, raw, source):
+        for number, parsed in enumerate(_load_puzzles(engines.base, ptype, raw, source)):
+            if number and fmt == "text":
+                out_console.print("")  # several puzzles: a blank line between solutions
             engine = engines(parsed.params)
             result, boards = engine.solve(ptype, parsed.params, parsed.board)
             if not boards:

@@ -184,6 +184,8 @@ def test_line_format_input_is_one_puzzle_per_line(tmp_path):
     checked = run("check", "sudoku", "-", input=f"{full}\n" * 4)
     assert checked.exit_code == 0 and checked.stdout.splitlines() == ["1 solution (unique)"] * 4
     one_line_error(run("check", "sudoku", full * 4), "conflicting givens", "row 1")
+    grids = run("solve", "sudoku", "-", input=f"{full}\n" * 4).stdout.strip().split("\n\n")
+    assert len(grids) == 4 and all(len(g.splitlines()) == 5 for g in grids)  # a blank line between
     text = run("gen", "sudoku", "--size", "16", "--seed", "5").stdout
     assert run("check", "sudoku", "-", input=text).stdout.strip() == "1 solution (unique)"
     one_line_error(run("check", "sudoku", "-", input=f"{full}\n123\n"),
