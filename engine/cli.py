@@ -484,15 +484,16 @@ def _puzzles_by_line(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], tex
                      where: str) -> list | PuzzleInputError | None:
     """The puzzles of ``text`` read as one puzzle per line, as ``gen --format line`` writes
     them: when it has two lines or more and each line is on its own a puzzle of at least
-    2x2. A row of a text grid is not (a Fillomino row is one row high, a 9x9 Sudoku row is
-    9 cells), or if it is (a 16x16 Sudoku row holding only 1-4), the grid's border lines
-    are not. None when the first line is not a puzzle, or a line is one smaller than 2x2;
-    the error, naming the line, when a later line is not a puzzle (the caller reports it
-    unless the whole text is one puzzle).
+    2x2. A row of a text grid is normally not (one row high, or a number of cells that is
+    not a board), and where it can be, a grid's border lines are not (plugin-authoring.md
+    asks this of a plugin's formats). None when the first line is not a puzzle, or a line
+    is one smaller than 2x2; the error, naming the line, when a later line is not a puzzle
+    (the caller reports it unless the whole text is one puzzle).
 
     This is tried before reading the text as one puzzle, because some lists of puzzles also
-    read as one: four 4x4 Sudoku lines are 64 cells, an 8x8 board, and Fillomino lines of
-    the same width stack into a taller board."""
+    read as one: four lines of 16 cells make 64, an 8x8 board when a plugin ignores line
+    breaks, and lines of one width stack into a taller board when a plugin reads a line
+    break as the end of a row."""
     lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) < 2:
         return None
