@@ -435,9 +435,14 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
         text = source
     if not text.strip():
         raise PuzzleInputError(f"{source}: empty input")
+    name = "stdin" if source == "-" else source
     if not text.lstrip().startswith("{"):
-        by_line = _puzzles_by_line(engine, ptype, raw, text, "stdin" if source == "-" else source)
-        if isinstance(by_line, list):
+        line_error = None
+        try:
+            by_line = _puzzles_by_line(engine, ptype, raw, text, name)
+        except PuzzleInputError as exc:  # a list of puzzles with a bad line, or one grid
+            by_line, line_error = None, exc
+        if by_line is not None:
             yield from by_line
             return
         try:
@@ -445,15 +450,15 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
         except PuzzleInputError:
             if literal and _looks_like_path(source):
                 raise PuzzleInputError(f"no such file: {source}") from None
-            if by_line is not None:
-                raise by_line from None  # a list of puzzles with a bad line
+            if line_error is not None:
+                raise line_error from None
             raise
         yield parsed
         return
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        where = f"{'stdin' if source == '-' else source}, line {number}"
+        where = f"{name}, line {number}"
         try:
             record = json.loads(line)
             grid = record["grid"]
@@ -481,14 +486,14 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
 
 
 def _puzzles_by_line(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str,
-                     where: str) -> list | PuzzleInputError | None:
+                     where: str) -> list | None:
     """The puzzles of ``text`` read as one puzzle per line, as ``gen --format line`` writes
     them: when it has two lines or more and each line is on its own a puzzle of at least
     2x2. A row of a text grid is normally not (one row high, or a number of cells that is
     not a board), and where it can be, a grid's border lines are not (plugin-authoring.md
     asks this of a plugin's formats). None when the first line is not a puzzle, or a line
-    is one smaller than 2x2; the error, naming the line, when a later line is not a puzzle
-    (the caller reports it unless the whole text is one puzzle).
+    is one smaller than 2x2. A later line that is not a puzzle raises its error, naming the
+    line (the caller reports it unless the whole text is one puzzle).
 
     This is tried before reading the text as one puzzle, because some lists of puzzles also
     read as one: four lines of 16 cells make 64, an 8x8 board when a plugin ignores line
@@ -502,7 +507,9 @@ def _puzzles_by_line(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], tex
         try:
             puzzle = _parse(engine, ptype, raw, line)
         except PuzzleInputError as exc:
-            return PuzzleInputError(f"{where}, line {number}: {exc}") if parsed else None
+            if not parsed:
+                return None
+            raise PuzzleInputError(f"{where}, line {number}: {exc}") from None
         if min(ptype.shape(puzzle.params)) < 2:
             return None
         parsed.append(puzzle)
