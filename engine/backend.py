@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
@@ -29,7 +28,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from . import cpsat
+from . import cpsat, processes
 from .cache import cache_root, replace_atomically
 from .errors import ModelError, SolverError
 from .types import Board, PuzzleType
@@ -74,7 +73,7 @@ def installed_solvers() -> tuple[SolverInfo, ...]:
     """The solvers MiniZinc reports (``minizinc --solvers-json``), CP-SAT among them when
     OR-Tools is installed (``cpsat.register`` puts its configuration on MiniZinc's path)."""
     cpsat.register()
-    proc = subprocess.run([_minizinc_binary(), "--solvers-json"], capture_output=True, text=True)
+    proc = processes.run([_minizinc_binary(), "--solvers-json"], on_parent_death="TERM")
     if proc.returncode != 0:
         raise SolverError(f"'minizinc --solvers-json' failed: {_first_line(proc.stderr)}")
     infos = []
@@ -163,8 +162,7 @@ class Backend:
             limit = ["-t", str(max(1, round(self.time_limit * 1000)))] if self.time_limit else []
             return cpsat.run_file(path, [*args, *limit])
         try:
-            proc = subprocess.run([self.info.executable, *args, str(path)],
-                                  capture_output=True, text=True, timeout=self.time_limit)
+            proc = processes.run([self.info.executable, *args, str(path)], timeout=self.time_limit)
         except subprocess.TimeoutExpired:
             return None
         return proc.stdout, proc.stderr, proc.returncode
@@ -191,7 +189,9 @@ class Backend:
                     model.add_file(Path(str(part)), parse_data=False)
             for code in extra:
                 model.add_string(code)
-            instance = minizinc.Instance(minizinc.Solver.lookup(self.info.id), model)
+            driver = _driver()
+            instance = minizinc.Instance(minizinc.Solver.lookup(self.info.id, driver=driver),
+                                         model, driver=driver)
             for key, value in data.items():
                 instance[key] = value
             limit = timedelta(seconds=self.time_limit) if self.time_limit else None
@@ -214,6 +214,14 @@ class Backend:
         """Flatten once. ``flags`` go to the MiniZinc compiler, e.g. ``("-O5",)`` for
         singleton-arc-consistency probing of the root while flattening."""
         return CompiledModel(self, ptype, data, extra, flags)
+
+
+@functools.lru_cache(maxsize=1)
+def _driver():
+    """minizinc-python's driver, on a ``minizinc`` that is signalled to stop (and to stop
+    its solver) when this process dies."""
+    import minizinc
+    return minizinc.Driver(processes.guarded_executable(_minizinc_binary()))
 
 
 def _model_error(ptype: PuzzleType, exc: Exception) -> str:
@@ -260,7 +268,7 @@ class CompiledModel:
     def __init__(self, backend: Backend, ptype: PuzzleType, data: Mapping[str, Any],
                  extra: Sequence[str], flags: Sequence[str] = ()):
         self.backend = backend
-        self._dir = tempfile.TemporaryDirectory(prefix="puzzle-engine-")
+        self._dir = processes.temp_dir()
         tmp = Path(self._dir.name)
         files = []
         for i, part in enumerate(list(ptype.models) + list(extra)):
@@ -277,9 +285,9 @@ class CompiledModel:
             shutil.copyfile(cached, fzn)
             stdout = ""
         else:
-            proc = subprocess.run([_minizinc_binary(), "--solver", backend.info.id, *flags, "-c", *files,
-                                   str(tmp / "data.json"), "--fzn", str(fzn), "--ozn", os.devnull],
-                                  capture_output=True, text=True)
+            proc = processes.run([_minizinc_binary(), "--solver", backend.info.id, *flags, "-c",
+                                  *files, str(tmp / "data.json"), "--fzn", str(fzn),
+                                  "--ozn", os.devnull], on_parent_death="TERM")
             if proc.returncode != 0:
                 raise ModelError(f"model error in puzzle '{ptype.name}': {_first_line(proc.stderr)}")
             stdout = proc.stdout

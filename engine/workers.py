@@ -12,17 +12,27 @@ on a 2-core machine and ran a quarter slower (docs/performance.md), probably bec
 scheduler put both workers' solvers on one CPU at times. With fewer workers than
 CPUs nothing is pinned, so that the scheduler can keep them off each other's SMT
 siblings. ``PUZZLE_ENGINE_PIN_WORKERS=off`` turns pinning off.
+
+Workers never outlive the command (``processes``): each is killed by the kernel when the
+parent dies, and ignores Ctrl-C, which the parent answers by killing them (with the
+solvers they run, which die with them) before it reports the interrupt. At most two
+puzzles per worker are queued at a time, so a huge ``--count`` costs no memory.
 """
 from __future__ import annotations
 
+import collections
 import multiprocessing
 import os
 import queue
+import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from . import processes
 from .backend import Backend
+from .errors import PuzzleEngineError
 from .genpuzzles import Engine, GenOptions, GenResult
 from .plugins import get_host
 
@@ -44,7 +54,10 @@ def cpus_to_pin(workers: int) -> list[int] | None:
 
 
 def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
-          check_flags: tuple[str, ...], cpus: Any = None) -> None:
+          check_flags: tuple[str, ...], cpus: Any = None, parent: int | None = None) -> None:
+    if parent is not None:
+        processes.die_with_parent(parent)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C
     if cpus is not None:
         try:
             os.sched_setaffinity(0, {cpus.get(timeout=10)})
@@ -74,15 +87,39 @@ def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options: 
             cpus.put(cpu)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init,
                                initargs=(puzzle, backend.info.id, backend.time_limit,
-                                         backend.free_search, backend.check_flags, cpus))
+                                         backend.free_search, backend.check_flags, cpus,
+                                         os.getpid()))
     finished = False
     try:
-        futures = [pool.submit(_generate, params, seed, options) for seed in seeds]
-        for future in futures:
-            yield future.result()
+        pending: collections.deque = collections.deque()
+        todo = iter(seeds)
+        while True:
+            while len(pending) < 2 * workers and (seed := next(todo, None)) is not None:
+                pending.append(pool.submit(_generate, params, seed, options))
+            if not pending:
+                break
+            try:
+                yield pending.popleft().result()
+            except BrokenProcessPool:
+                raise PuzzleEngineError("a worker process died (killed from outside?); the "
+                                        "puzzles finished before it are kept") from None
         finished = True
     finally:
+        if not finished:
+            _kill_workers(pool)
         # After the last result the workers are idle: wait for them to exit. Not waiting
         # there let Python 3.11's exit handler write to the pool's closed wake-up pipe and
         # print a traceback ("Bad file descriptor") about one run in ten.
-        pool.shutdown(wait=finished, cancel_futures=not finished)
+        pool.shutdown(wait=True, cancel_futures=not finished)
+        if not finished:
+            processes.sweep_temp_dirs()  # the killed workers' folders
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers now (their solvers die with them)."""
+    if hasattr(pool, "kill_workers"):  # Python 3.14
+        pool.kill_workers()
+        return
+    for process in list((pool._processes or {}).values()):  # noqa: SLF001 - no API before 3.14
+        if process.exitcode is None:
+            process.kill()

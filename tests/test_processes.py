@@ -1,0 +1,185 @@
+"""No process the engine starts outlives it, and no temporary folder outlives the next
+start: workers, solvers, MiniZinc and the resource tracker, under SIGINT, SIGTERM and
+SIGKILL. Each command runs as the real console script in a session of its own, so that
+every process it starts can be found by its session id."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzle_engine import processes
+
+CLI = Path(sys.executable).with_name("puzzle-engine")
+#: A batch whose checks take seconds (8x8 Fillomino on Gecode), in two worker processes.
+BATCH = ["gen", "fillomino", "--size", "8", "--solver", "gecode", "--time-limit", "20",
+         "--count", "4", "--seed", "1", "--format", "json", "--workers", "2"]
+#: A model Gecode cannot finish in minutes with n = 14: n pigeons, n - 1 holes, no
+#: global reasoning.
+PIGEONS = ("int: n;\narray[1..n] of var 1..n-1: x;\n"
+           "constraint forall(i, j in 1..n where i < j)(x[i] != x[j]);\nsolve satisfy;\n")
+
+
+def session(sid: int) -> list[str]:
+    """The command lines of the live processes of session ``sid`` (zombies are dead)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(cmd.strip())
+    return found
+
+
+def children(pid: int, word: str) -> list[str]:
+    """The live child processes of ``pid`` whose command line holds ``word``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, NotADirectoryError):
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] != "Z" and word in cmd:
+            found.append(cmd)
+    return found
+
+
+def start(argv, tmp_path, **kwargs):
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    return subprocess.Popen(argv, start_new_session=True, env=env, cwd=tmp_path, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+def wait_for(condition, seconds: float) -> float:
+    """Poll ``condition`` until it holds; how long that took (``seconds`` at the most)."""
+    begin = time.monotonic()
+    while not condition() and time.monotonic() - begin < seconds:
+        time.sleep(0.05)
+    return time.monotonic() - begin
+
+
+def running_solvers(proc, count=1) -> None:
+    """Wait until ``count`` solvers of ``proc``'s session run at once."""
+    seen = []
+    wait_for(lambda: seen.append(session(proc.pid)) or
+             sum("fzn-" in c for c in seen[-1]) >= count, 60)
+    assert sum("fzn-" in c for c in seen[-1]) >= count, seen[-1]
+
+
+def owned_dirs(tmp_path):
+    return sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(processes.PREFIX))
+
+
+@pytest.mark.parametrize("sig, to_group, code", [
+    (signal.SIGINT, True, 130),     # Ctrl-C: the terminal signals the whole process group
+    (signal.SIGTERM, False, 143),   # kill PID
+    (signal.SIGTERM, True, 143),    # kill -- -PGID
+    (signal.SIGKILL, False, -9),    # kill -9 PID: only the kernel acts
+])
+def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
+    out = tmp_path / "batch.jsonl"
+    proc = start([str(CLI), *BATCH, "--out", str(out)], tmp_path)
+    try:
+        running_solvers(proc, 2)
+        before = session(proc.pid)
+        assert sum("spawn_main" in c for c in before) == 2, before  # the two workers
+        assert any("resource_tracker" in c for c in before), before
+        (os.killpg if to_group else os.kill)(proc.pid, sig)
+        took = wait_for(lambda: not session(proc.pid), 10)
+        assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
+        assert took < 2.0, f"{sig.name}: the command took {took:.1f} s to end"
+        assert proc.wait(5) == code
+    finally:
+        with_group_killed(proc)
+    if sig != signal.SIGKILL:
+        assert "interrupted; the finished puzzles are in" in proc.stderr.read()
+        assert owned_dirs(tmp_path) == []
+    else:  # nothing could clean up; the next start sweeps the dead processes' folders
+        assert len(owned_dirs(tmp_path)) >= 2
+        swept = start([str(CLI), "plugins"], tmp_path)
+        assert swept.wait(60) == 0
+        assert owned_dirs(tmp_path) == []
+    # what was finished is whole, and resumes to the batch
+    kept = out.read_text() if out.exists() else ""
+    assert all(json.loads(line)["seed"] == 1 + i for i, line in enumerate(kept.splitlines()))
+
+
+def test_a_killed_single_process_leaves_no_solver(tmp_path):
+    """Without workers the solvers are the command's own children."""
+    proc = start([str(CLI), *BATCH[:-2]], tmp_path)
+    try:
+        running_solvers(proc)
+        os.kill(proc.pid, signal.SIGKILL)
+        took = wait_for(lambda: not session(proc.pid), 10)
+        assert session(proc.pid) == [], f"still running {took:.1f} s after SIGKILL"
+    finally:
+        with_group_killed(proc)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_minizinc_and_its_solver_die_with_the_engine(tmp_path, sig):
+    """A whole solve through minizinc-python is two processes deep (minizinc starts the
+    solver): both go."""
+    script = tmp_path / "hard.py"
+    script.write_text(
+        "from puzzle_engine.backend import Backend\n"
+        "from puzzle_engine.types import PuzzleType\n"
+        f"t = PuzzleType(name='pigeons', models=({PIGEONS!r},), decision='x',\n"
+        "               shape=lambda p: (1, 14))\n"
+        "Backend('gecode', time_limit=600).solve(t, {'n': 14})\n")
+    proc = start([sys.executable, str(script)], tmp_path)
+    try:
+        running_solvers(proc)
+        assert any("minizinc" in c for c in session(proc.pid))
+        os.kill(proc.pid, sig)
+        took = wait_for(lambda: not session(proc.pid), 10)
+        assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
+    finally:
+        with_group_killed(proc)
+
+
+def test_a_solver_run_ends_at_its_time_limit(host):
+    """The solver process is killed at the time limit: the run is unknown, and no solver
+    is left behind."""
+    from puzzle_engine.backend import Backend
+    from puzzle_engine.types import PuzzleType
+    pigeons = PuzzleType(name="pigeons", models=(PIGEONS,), decision="x", shape=lambda p: (1, 14))
+    model = Backend("gecode", time_limit=1.0).compile(pigeons, {"n": 14})
+    try:
+        begin = time.monotonic()
+        assert model.count((0,) * 14, 1) == (0, False)
+        assert time.monotonic() - begin < 2.0
+        assert children(os.getpid(), "fzn-") == []
+    finally:
+        model.close()
+
+
+def test_sweep_keeps_the_folders_of_live_processes(tmp_path):
+    mine = tmp_path / f"{processes.PREFIX}{os.getpid()}-abc"
+    dead = tmp_path / f"{processes.PREFIX}{2**22 + 7}-abc"  # above Linux's default pid_max
+    other = tmp_path / "puzzle-engine-notes"
+    for folder in (mine, dead, other):
+        folder.mkdir()
+    assert processes.sweep_temp_dirs(tmp_path) == 1
+    assert mine.is_dir() and other.is_dir() and not dead.exists()
+
+
+def with_group_killed(proc) -> None:
+    """Whatever happened in the test, leave nothing of it running."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(10)
