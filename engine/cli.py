@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -15,11 +16,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from . import __version__, cpsat
+from . import __version__, batch_file, cpsat, processes
 from .backend import Backend, default_check_flags, find_solver, installed_solvers
 from .config import resolve
 from .errors import PuzzleEngineError, PuzzleInputError
 from .genpuzzles import Engine, GenOptions, rows_of
+from .grading import MAX_JOBS
 from .plugins import Host, get_host
 from .types import Board, PuzzleType
 
@@ -29,6 +31,9 @@ app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=
 out_console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 FORMATS = ("text", "line", "json")
+#: Bounds on counts where more is surely a slip, and would exhaust the machine.
+MAX_VARIANTS = 1000        # transformed variants of each puzzle
+MAX_SOLUTIONS = 1_000_000  # --max-solutions: solutions counted per check
 PLUGIN_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 SolverOpt = Annotated[Optional[str], typer.Option("--solver", help="MiniZinc solver id or tag "
@@ -58,12 +63,16 @@ GradeSolverOpt = Annotated[Optional[str], typer.Option("--solver", help="Solver 
 
 @contextlib.contextmanager
 def _errors():
-    """Turn our exceptions into one line on stderr and exit status 2."""
+    """Turn our exceptions into one line on stderr and exit status 2, and an interrupt
+    (Ctrl-C, SIGTERM) into one line and 130 or 143."""
     try:
         yield
     except PuzzleEngineError as exc:
         err_console.print(f"puzzle-engine: error: {exc}", markup=False)
         raise typer.Exit(2) from None
+    except KeyboardInterrupt as exc:
+        err_console.print("puzzle-engine: interrupted", markup=False)
+        raise typer.Exit(processes.exit_code(exc)) from None
 
 
 def _host() -> Host:
@@ -74,16 +83,23 @@ def _host() -> Host:
     return host
 
 
-def _plugin_params(ptype: PuzzleType, args: list[str]) -> dict[str, Any]:
-    """Options a puzzle type declares (``--size 9``, ``--box=2x3``), from the extra arguments."""
+def _plugin_params(ptype: PuzzleType, args: list[str], inputs: int = 0
+                   ) -> tuple[dict[str, Any], list[str]]:
+    """Options a puzzle type declares (``--size 9``, ``--box=2x3``) from ``args``, and the
+    ``inputs`` other arguments (puzzles to read), wherever they stand among the options."""
     params = {p.name.replace("_", "-"): p for p in ptype.params}
     known = ", ".join(f"--{k}" for k in params) or "none"
     raw: dict[str, Any] = {}
+    others: list[str] = []
     i = 0
     while i < len(args):
         token = args[i]
         if not token.startswith("--"):
-            raise PuzzleInputError(f"unexpected argument '{token}' for puzzle '{ptype.name}'")
+            if len(others) >= inputs:
+                raise PuzzleInputError(f"unexpected argument '{token}' for puzzle '{ptype.name}'")
+            others.append(token)
+            i += 1
+            continue
         name, eq, value = token[2:].partition("=")
         if name not in params:
             raise PuzzleInputError(f"unknown option --{name} for puzzle '{ptype.name}' "
@@ -101,10 +117,21 @@ def _plugin_params(ptype: PuzzleType, args: list[str]) -> dict[str, Any]:
         i += 1
         try:
             raw[param.name] = param.type(value)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise PuzzleInputError(f"bad --{name} '{value}': expected "
                                    f"{getattr(param.type, '__name__', 'a value')}") from None
-    return raw
+    if len(others) < inputs:
+        raise PuzzleInputError("missing the puzzle to read (a string, a file, or - for stdin)")
+    return raw, others
+
+
+def _input_and_params(ptype: PuzzleType, source: str, ctx: typer.Context
+                      ) -> tuple[str, dict[str, Any]]:
+    """INPUT and the puzzle options of solve, check and grade. The command line parser
+    takes INPUT to be the first word that is none of ours, which may be a puzzle option
+    (``check TYPE --size 9 PUZZLE``); the words are in order, so read them again."""
+    raw, (source,) = _plugin_params(ptype, [source, *ctx.args], inputs=1)
+    return source, raw
 
 
 def _settings(ptype: PuzzleType | None, solver: str | None, config: Path | None,
@@ -189,16 +216,20 @@ def gen(
     plugins' lists them."""
     with _errors():
         _check_format(fmt)
-        for name, value, least in (("--count", count, 1), ("--target-empty", target_empty, 1),
-                                   ("--max-solutions", max_solutions, 1),
-                                   ("--variants", variants, 0), ("--batch", batch, 1),
-                                   ("--workers", workers, 1), ("--attempts", attempts, 1),
-                                   ("--probes", probes, 1)):
+        cpus = os.cpu_count() or 1
+        for name, value, least, most, why in (
+                ("--count", count, 1, None, ""), ("--target-empty", target_empty, 1, None, ""),
+                ("--max-solutions", max_solutions, 1, MAX_SOLUTIONS, ""),
+                ("--variants", variants, 0, MAX_VARIANTS, ""), ("--batch", batch, 1, None, ""),
+                ("--workers", workers, 1, 4 * cpus, f" (4 per CPU; this machine has {cpus})"),
+                ("--attempts", attempts, 1, None, ""), ("--probes", probes, 1, MAX_JOBS, "")):
             if value is not None and value < least:
                 raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
+            if value is not None and most is not None and value > most:
+                raise PuzzleInputError(f"bad {name} {value}: must be at most {most}{why}")
         host = _host()
         ptype = host.get_type(puzzle)
-        params = ptype.canonical_params(_plugin_params(ptype, ctx.args))
+        params = ptype.canonical_params(_plugin_params(ptype, ctx.args)[0])
         engine = _engine(host, ptype, solver, config, time_limit, params)
         options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
                              variants=variants, complexity=complexity, batch=batch,
@@ -217,14 +248,17 @@ def gen(
         if complexity not in host.complexities:
             known = ", ".join(sorted([*host.complexities, DIFFICULTY]))
             raise PuzzleInputError(f"unknown complexity function '{complexity}' (known: {known})")
+        existing = _existing_batch(engine, ptype, params, out, fmt, resume)
         if difficulty is not None:
-            done, seed = _resume_difficulty(out, fmt, resume, seed)
+            done, seed = _resume_difficulty(out, fmt, existing, seed)
         else:
-            done, seed = _resume_state(out, fmt, resume, seed, variants)
+            done, seed = _resume_state(out, fmt, existing, seed, variants)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
             err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
-        sink = open(out, "a" if resume else "w") if out else None
+        if existing is not None:
+            existing.drop_cut_line(out)
+        sink = batch_file.open_output(out, append=resume) if out else None
         try:
             if difficulty is not None:
                 _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out,
@@ -233,53 +267,120 @@ def gen(
                 _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers)
         finally:
             if sink:
-                sink.close()
+                with contextlib.suppress(OSError):  # a failed write was reported already
+                    sink.close()
             if judge:
                 judge.close()
 
 
-def _resume_state(out: Path | None, fmt: str, resume: bool, seed: int | None, variants: int
+def _existing_batch(engine, ptype, params, out: Path | None, fmt: str, resume: bool):
+    """What ``--out`` holds (checked to be this batch's records, with ``--resume``), or
+    None when there is nothing to go on from. Without ``--resume`` a file that holds
+    anything is refused, and an unwritable path is refused before any work."""
+    if out is None:
+        if resume:
+            raise PuzzleInputError("--resume needs --out FILE and --format json or line")
+        return None
+    batch_file.check_writable(out)
+    if not resume:
+        if out.exists() and out.stat().st_size > 0:
+            raise PuzzleInputError(f"{out} already exists and is not empty: pass --resume to go "
+                                   "on with the batch it holds, or choose another file")
+        return None
+    if fmt == "text":
+        raise PuzzleInputError("--resume needs --out FILE and --format json or line")
+
+    def check_line(line: str) -> None:
+        parsed = _parse(engine, ptype, params, line)
+        if parsed.params != params:
+            raise PuzzleInputError(f"a puzzle with options {parsed.params}, not {params}")
+    return batch_file.read_existing(out, fmt, ptype.name, params, check_line)
+
+
+def _resume_state(out: Path | None, fmt: str, existing, seed: int | None, variants: int
                   ) -> tuple[int, int | None]:
     """How many puzzles ``out`` already holds, and the batch seed they were made with."""
-    if not resume:
-        if out is not None and out.exists() and out.stat().st_size > 0:
-            raise PuzzleInputError(f"{out} already holds puzzles: pass --resume to go on with "
-                                   "that batch, or remove the file")
+    if existing is None or not existing.lines:
         return 0, seed
-    if out is None or fmt == "text":
-        raise PuzzleInputError("--resume needs --out FILE and --format json or line")
-    if not out.exists():
-        return 0, seed
-    lines = out.read_text().splitlines(keepends=True)
-    good = []
-    for line in lines:  # a last line cut short by an interruption is dropped
-        if not line.endswith("\n"):
-            break
-        good.append(line)
-    if len(good) != len(lines):
-        out.write_text("".join(good))
+    group = 1 + variants
     if fmt == "line":
-        return len(good) // (1 + variants), seed
-    first_seed = None
-    done = 0
-    for number, line in enumerate(good, 1):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise PuzzleInputError(f"{out}, line {number}: not a JSON record ({exc.msg})") from None
-        if record.get("variant") is None:
-            if first_seed is None:
-                first_seed = record.get("seed")
-            done += 1
-    if seed is not None and first_seed is not None and first_seed != seed:
+        if seed is None:
+            raise PuzzleInputError(f"{out} holds puzzles in the line format, which does not "
+                                   "record their seed: pass the batch's --seed to resume it")
+        if len(existing.lines) % group:
+            raise PuzzleInputError(f"{out} holds {len(existing.lines)} lines, not whole groups "
+                                   f"of a puzzle and its {variants} variants: was it made with "
+                                   "another --variants?")
+        return len(existing.lines) // group, seed
+    records = existing.records
+    first_seed = records[0]["seed"]
+    for number, record in enumerate(records, 1):
+        k, v = divmod(number - 1, group)
+        expected = (first_seed + k, v or None)
+        if (record["seed"], record["variant"]) != expected:
+            raise PuzzleInputError(
+                f"{out}, line {number}: seed {record['seed']} variant {record['variant']}, "
+                f"expected seed {expected[0]} variant {expected[1]}: not one batch of "
+                f"--variants {variants}; --resume leaves the file untouched")
+    if len(records) % group:
+        raise PuzzleInputError(f"{out} ends inside a group of a puzzle and its {variants} "
+                               "variants: was it made with another --variants?")
+    if seed is not None and first_seed != seed:
         raise PuzzleInputError(f"{out} was started with --seed {first_seed}, not {seed}")
-    return done, seed if first_seed is None else first_seed
+    return len(records) // group, first_seed
+
+
+def _writer(sink):
+    """Write one puzzle's lines (with its variants) in one call, so that an interrupt
+    leaves whole groups; to ``sink``, or to stdout."""
+    if sink is None:
+        return lambda lines: out_console.print("\n".join(lines), markup=False)
+
+    def write(lines: list[str]) -> None:
+        try:
+            sink.write("".join(line + "\n" for line in lines))
+            sink.flush()
+        except OSError as exc:
+            raise PuzzleInputError(f"cannot write {sink.name}: {exc.strerror}") from None
+    return write
+
+
+def _lines_of(engine, ptype, params, result, fmt: str, count: int, extra=None) -> list[str]:
+    """The output lines of one generated puzzle and its variants (``extra`` is merged
+    into each JSON record)."""
+    shape = ptype.shape(params)
+    lines = []
+    for p in [result.puzzle] + result.variants:
+        if fmt == "json":
+            lines.append(json.dumps({**p.to_json(shape), **(extra or {})}))
+        else:
+            text = _render(engine, ptype, params, p.grid, fmt)
+            lines.append(text + ("\n" if fmt == "text" and (count > 1 or result.variants) else ""))
+    return lines
+
+
+def _warn_timeouts(puzzle) -> None:
+    """Say on stderr when checks of a puzzle timed out (its record says ``minimal: false``
+    and counts them in ``unknown``); when all did, it is the full board, or nearly."""
+    if not puzzle.timeouts:
+        return
+    if puzzle.timeouts == puzzle.checks:
+        what = f"every solver check ({puzzle.checks}) of the puzzle with seed {puzzle.seed} timed out"
+    else:
+        what = (f"{puzzle.timeouts} of {puzzle.checks} solver checks of the puzzle with seed "
+                f"{puzzle.seed} timed out")
+    err_console.print(f"puzzle-engine: warning: {what}; it keeps those squares and is not "
+                      "minimal (raise --time-limit)", markup=False)
+
+
+def _interrupted(exc: KeyboardInterrupt, out: Path | None) -> typer.Exit:
+    kept = f"; the finished puzzles are in {out}, rerun with --resume to go on" if out else ""
+    err_console.print(f"puzzle-engine: interrupted{kept}")
+    return typer.Exit(processes.exit_code(exc))
 
 
 def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers=1) -> None:
-    shape = ptype.shape(params)
-    write = (lambda s: (sink.write(s + "\n"), sink.flush())) if sink else \
-        (lambda s: out_console.print(s, markup=False))
+    write = _writer(sink)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=err_console, transient=True,
                         disable=count <= 1)
@@ -293,17 +394,11 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out,
             else:
                 results = (engine.generate(ptype, params, s, options) for s in seeds)
             for result in results:
-                for p in [result.puzzle] + result.variants:
-                    if fmt == "json":
-                        write(json.dumps(p.to_json(shape)))
-                    else:
-                        text = _render(engine, ptype, params, p.grid, fmt)
-                        write(text + ("\n" if fmt == "text" and (count > 1 or result.variants) else ""))
+                write(_lines_of(engine, ptype, params, result, fmt, count))
+                _warn_timeouts(result.puzzle)
                 progress.advance(task)
-    except KeyboardInterrupt:
-        kept = f"; the finished puzzles are in {out}, rerun with --resume to go on" if out else ""
-        err_console.print(f"puzzle-engine: interrupted{kept}")
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as exc:
+        raise _interrupted(exc, out) from None
 
 
 DIFFICULTY = "difficulty"
@@ -348,26 +443,28 @@ def _difficulty_judge(host, ptype, params, model, which, config, time_limit) -> 
     return _Judge(level_model, Grader(engine, ptype, params, level_model.grade_options(jobs=2)), which)
 
 
-def _resume_difficulty(out: Path | None, fmt: str, resume: bool, seed: int | None
+def _resume_difficulty(out: Path | None, fmt: str, existing, seed: int | None
                        ) -> tuple[int, int | None]:
     """With --difficulty, seeds that miss the level are skipped, so a batch resumes after the
     seed of the last record written (JSON only)."""
-    if not resume:
-        return _resume_state(out, fmt, False, seed, 0)
+    if existing is None:
+        return 0, seed
     if fmt != "json":
         raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
-    done, _ = _resume_state(out, fmt, True, None, 0)
-    if done == 0:
+    records = [r for r in existing.records if r["variant"] is None]
+    if not records:
         return 0, seed
-    last = json.loads(out.read_text().splitlines()[-1])
-    return done, int(last["difficulty"]["next_seed"])
+    note = records[-1].get("difficulty")
+    next_seed = note.get("next_seed") if isinstance(note, dict) else None
+    if not isinstance(next_seed, int):
+        raise PuzzleInputError(f"{out}, line {len(existing.records)}: no difficulty.next_seed: "
+                               "not a batch of gen --difficulty; --resume leaves it untouched")
+    return len(records), next_seed
 
 
 def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out, judge,
                     level, attempts) -> None:
-    shape = ptype.shape(params)
-    write = (lambda s: (sink.write(s + "\n"), sink.flush())) if sink else \
-        (lambda s: out_console.print(s, markup=False))
+    write = _writer(sink)
     next_seed = seed
     try:
         for _ in range(done, count):
@@ -384,16 +481,10 @@ def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink
             note = {"level": got, "grader": judge.which, "model": judge.model.source,
                     "mean_nodes": round(g.mean_nodes, 4), "mode": g.mode,
                     "probabilities": levels["probabilities"], "next_seed": next_seed}
-            for p in [result.puzzle] + result.variants:
-                if fmt == "json":
-                    write(json.dumps({**p.to_json(shape), "difficulty": note}))
-                else:
-                    text = _render(engine, ptype, params, p.grid, fmt)
-                    write(text + ("\n" if fmt == "text" and (count > 1 or result.variants) else ""))
-    except KeyboardInterrupt:
-        kept = f"; the finished puzzles are in {out}, rerun with --resume to go on" if out else ""
-        err_console.print(f"puzzle-engine: interrupted{kept}")
-        raise typer.Exit(130) from None
+            write(_lines_of(engine, ptype, params, result, fmt, count, {"difficulty": note}))
+            _warn_timeouts(result.puzzle)
+    except KeyboardInterrupt as exc:
+        raise _interrupted(exc, out) from None
 
 
 # -- solve / check ------------------------------------------------------------------------------
@@ -401,21 +492,33 @@ def _read_input(source: str) -> str | None:
     """The text of standard input (``-``) or of the file ``source``; None when there is no
     such file, so that ``source`` is the puzzle itself."""
     if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    try:
-        is_file = path.is_file()
-    except OSError:  # a long puzzle string is no file name
-        is_file = False
-    if not is_file:
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError:
+            raise PuzzleInputError("stdin: not UTF-8 text") from None
+    if not _is(source, Path.is_file):
         return None
     try:
-        return path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzleInputError(f"cannot read {source}: {exc}") from None
+        data = Path(source).read_bytes()
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot read {source}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise PuzzleInputError(f"{source}, line {line}: not UTF-8 text") from None
 
 
 _FILE_SUFFIXES = (".txt", ".json", ".jsonl", ".csv", ".sdk", ".dat")
+
+
+def _is(source: str, test) -> bool:
+    """``test(Path(source))``, false for what cannot be a path (a long puzzle string) and
+    for the empty string (``Path("")`` is the working folder)."""
+    try:
+        return bool(source.strip()) and test(Path(source))
+    except (OSError, ValueError):
+        return False
 
 
 def _looks_like_path(source: str) -> bool:
@@ -448,6 +551,8 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
         try:
             parsed = _parse(engine, ptype, raw, text)
         except PuzzleInputError:
+            if literal and _is(source, Path.is_dir):
+                raise PuzzleInputError(f"{source} is a folder, not a puzzle file") from None
             if literal and _looks_like_path(source):
                 raise PuzzleInputError(f"no such file: {source}") from None
             if line_error is not None:
@@ -462,15 +567,26 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
         try:
             record = json.loads(line)
             grid = record["grid"]
-            params = {**record.get("params", {}), **raw}
+            params = record.get("params", {})
+            params = {**params, **raw} if isinstance(params, dict) else params
         except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
             raise PuzzleInputError(f"{where}: not a puzzle record ({exc})") from None
         if record.get("type", ptype.name) != ptype.name:
             raise PuzzleInputError(f"{where}: a '{record.get('type')}' puzzle, not '{ptype.name}'")
+        if not isinstance(record, dict):
+            raise PuzzleInputError(f"{where}: not a puzzle record (a JSON object with a 'grid')")
+        if not isinstance(grid, list):
+            raise PuzzleInputError(f"{where}: field 'grid' must be a list of rows, not "
+                                   f"{json.dumps(grid)[:40]}")
         flat = [v for row in grid for v in (row if isinstance(row, list) else [row])]
-        if not all(isinstance(v, int) and v >= 0 for v in flat):
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in flat):
             raise PuzzleInputError(f"{where}: field 'grid' must hold non-negative integers")
-        params = engine.check_params(ptype, params)
+        if not isinstance(params, dict):
+            raise PuzzleInputError(f"{where}: field 'params' must be an object")
+        try:
+            params = engine.check_params(ptype, params)
+        except PuzzleInputError as exc:
+            raise PuzzleInputError(f"{where}: {exc}") from None
         rows, cols = ptype.shape(params)
         if len(flat) != rows * cols:
             raise PuzzleInputError(f"{where}: field 'grid' has {len(flat)} squares, "
@@ -544,15 +660,15 @@ class _EngineFor:
         return self._engines[preferred]
 
 
-def _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt):
+def _setup_for_input(ctx, puzzle, source, solver, config, time_limit, fmt):
     _check_format(fmt)
     host = _host()
     ptype = host.get_type(puzzle)
-    raw = _plugin_params(ptype, ctx.args)
-    return _EngineFor(host, ptype, solver, config, time_limit), ptype, raw
+    source, raw = _input_and_params(ptype, source, ctx)
+    return _EngineFor(host, ptype, solver, config, time_limit), ptype, raw, source
 
 
-InputArg = Annotated[str, typer.Argument(help="The puzzle: a string, a file, or - for stdin. "
+InputArg = Annotated[str, typer.Argument(metavar="INPUT", help="The puzzle: a string, a file, or - for stdin. "
                      "Several puzzles are read one per line, in the line format or as JSON "
                      "Lines records from 'gen --format json'.")]
 
@@ -562,7 +678,8 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
           config: ConfigOpt = None, fmt: FormatOpt = "text", time_limit: TimeOpt = None):
     """Print the solution of a puzzle."""
     with _errors():
-        engines, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
+        engines, ptype, raw, source = _setup_for_input(ctx, puzzle, source, solver, config,
+                                                       time_limit, fmt)
         failed = False
         for number, parsed in enumerate(_load_puzzles(engines.base, ptype, raw, source)):
             if number and fmt == "text":
@@ -591,7 +708,8 @@ def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
           config: ConfigOpt = None, fmt: FormatOpt = "text", time_limit: TimeOpt = None):
     """Count solutions: 0, 1 (unique) or "2 or more". Exit status 0 only when unique."""
     with _errors():
-        engines, ptype, raw = _setup_for_input(ctx, puzzle, solver, config, time_limit, fmt)
+        engines, ptype, raw, source = _setup_for_input(ctx, puzzle, source, solver, config,
+                                                       time_limit, fmt)
         all_unique = True
         for parsed in _load_puzzles(engines.base, ptype, raw, source):
             engine = engines(parsed.params)
@@ -616,16 +734,22 @@ def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
 
 
 # -- grade / train ----------------------------------------------------------------------------
-def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, strengthen, jobs):
+def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, strengthen, jobs,
+             source=None):
+    """The grading engine, puzzle type, puzzle options and grading options (and INPUT,
+    with ``source``: see ``_input_and_params``)."""
     from .grading import GradeOptions
     host = _host()
     ptype = host.get_type(puzzle)
-    raw = _plugin_params(ptype, ctx.args)
+    if source is None:
+        raw = _plugin_params(ptype, ctx.args)[0]
+    else:
+        source, raw = _input_and_params(ptype, source, ctx)
     engine = _engine(host, ptype, solver or "gecode", config, time_limit)
     options = GradeOptions(runs=runs, cutoff=cutoff, seed=grade_seed, strengthen=strengthen,
                            jobs=jobs)
     options.check()
-    return engine, ptype, raw, options
+    return engine, ptype, raw, options, source
 
 
 def _level_model(engine: Engine, ptype: PuzzleType, params, model: Path | None, needed: bool):
@@ -665,8 +789,9 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
     with _errors():
         if fmt not in ("text", "json"):
             raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
-        engine, ptype, raw, options = _grading(ctx, puzzle, solver, config, time_limit, runs,
-                                               cutoff, grade_seed, strengthen, jobs)
+        engine, ptype, raw, options, source = _grading(ctx, puzzle, solver, config, time_limit,
+                                                       runs, cutoff, grade_seed, strengthen, jobs,
+                                                       source)
         graders: dict[str, Grader] = {}     # per puzzle parameters (JSON input may mix them)
         models: dict[str, Any] = {}         # the level model checked for those parameters
         try:
@@ -730,16 +855,18 @@ def train(ctx: typer.Context, puzzle: str,
     from .levels import (FeatureTable, LevelModel, first_per_label, grading_signature, measure,
                          read_labelled)
     with _errors():
-        engine, ptype, raw, options = _grading(ctx, puzzle, solver, config, time_limit, runs,
-                                               cutoff, grade_seed, strengthen, jobs)
+        engine, ptype, raw, options, _ = _grading(ctx, puzzle, solver, config, time_limit, runs,
+                                                  cutoff, grade_seed, strengthen, jobs)
         if per_label is not None and per_label < 1:
             raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
+        out = out or Path(f"{ptype.name}-levels.joblib")
+        features = features or out.with_suffix(".features.csv")
+        batch_file.check_writable(out, "--out")
+        batch_file.check_writable(features, "--features")
         examples = read_labelled(data, lambda text: _parse(engine, ptype, raw, text).board)
         if per_label is not None:
             examples = first_per_label(examples, per_label)
         params = _parse(engine, ptype, raw, examples[0].text).params
-        out = out or Path(f"{ptype.name}-levels.joblib")
-        features = features or out.with_suffix(".features.csv")
         signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
         table = FeatureTable(features, signature)
         one_job = GradeOptions(**{**options.__dict__, "jobs": 1})
@@ -817,7 +944,7 @@ def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = No
         ptype = _host().get_type(puzzle) if puzzle else None
         if ctx.args and ptype is None:
             raise PuzzleInputError(f"unexpected {ctx.args[0]!r}: puzzle options need --puzzle")
-        params = ptype.canonical_params(_plugin_params(ptype, ctx.args)) if ptype and ctx.args else None
+        params = ptype.canonical_params(_plugin_params(ptype, ctx.args)[0]) if ptype and ctx.args else None
         settings = _settings(ptype, solver, config, params=params)
         info = None
         with contextlib.suppress(PuzzleEngineError):
@@ -857,5 +984,32 @@ def _main(version: Annotated[bool, typer.Option("--version", callback=_version_c
     """Generate, solve and check puzzles from MiniZinc models, through plugins."""
 
 
-def main() -> None:
-    app()
+def main(argv: list[str] | None = None) -> None:
+    """The ``puzzle-engine`` command. Every error is one line on stderr: ours and the
+    command line parser's (exit 2), and one that is a bug of ours (exit 1, with the
+    traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). SIGTERM and SIGHUP unwind like
+    Ctrl-C; folders left by killed runs are swept."""
+    processes.handle_termination()
+    processes.sweep_temp_dirs()
+    try:
+        code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)
+    except KeyboardInterrupt as exc:
+        err_console.print("puzzle-engine: interrupted", markup=False)
+        sys.exit(processes.exit_code(exc))
+    except Exception as exc:  # noqa: BLE001 - the last guard against a traceback
+        usage = getattr(exc, "format_message", None)  # the parser's (click) errors
+        if usage is not None and isinstance(getattr(exc, "exit_code", None), int):
+            if type(exc).__name__ == "Abort":  # click's name for an interrupt while parsing
+                err_console.print("puzzle-engine: interrupted", markup=False)
+                sys.exit(130)
+            command = getattr(getattr(exc, "ctx", None), "command_path", "puzzle-engine")
+            message = " ".join(usage().split()).rstrip(".")
+            err_console.print(f"puzzle-engine: error: {message[0].lower()}{message[1:]} (see "
+                              f"'{command} --help')", markup=False)
+            sys.exit(exc.exit_code)
+        if os.environ.get("PUZZLE_ENGINE_DEBUG"):
+            raise
+        err_console.print(f"puzzle-engine: internal error: {type(exc).__name__}: {exc} (a bug; "
+                          "PUZZLE_ENGINE_DEBUG=1 shows where)", markup=False)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -21,6 +21,7 @@ Between the config file and the default sits the puzzle type's own preference
 """
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass
@@ -34,6 +35,19 @@ DEFAULT_TIME_LIMIT = 60.0
 ENV_SOLVER = "PUZZLE_ENGINE_SOLVER"
 CONFIG_NAME = "puzzle-engine.toml"
 _SECTION_KEYS = {"id", "time_limit", "free_search", "check_flags"}
+#: The longest time limit per solver call: a week. Longer is surely a slip (1e308, say).
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
+
+
+def time_limit_problem(value) -> str | None:
+    """Why ``value`` is no time limit in seconds (None when it is one)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        return "must be a number of seconds"
+    if value <= 0:
+        return "must be a positive number of seconds"
+    if value > MAX_TIME_LIMIT:
+        return f"must be at most {MAX_TIME_LIMIT:g} seconds (a week)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -56,12 +70,19 @@ def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
         if explicit:
             raise ConfigError(f"config file {path} does not exist")
         return {}, None
+    if path.is_dir():
+        raise ConfigError(f"config file {path} is a folder")
     try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: malformed TOML: {exc}") from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}, line {line}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: malformed TOML: {exc}") from None
     _validate(data, str(path))
     return data, str(path)
 
@@ -90,9 +111,8 @@ def _validate(data: dict[str, Any], name: str) -> None:
                                              and all(isinstance(f, str) and f for f in value)):
                 raise ConfigError(f"{name}: {label}.check_flags must be a list of solver flags, "
                                   'e.g. ["-f"]')
-            if key == "time_limit" and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                        or value <= 0):
-                raise ConfigError(f"{name}: {label}.time_limit must be a positive number of seconds")
+            if key == "time_limit" and (problem := time_limit_problem(value)):
+                raise ConfigError(f"{name}: {label}.time_limit {problem}")
 
 
 def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver: str | None = None,
@@ -123,8 +143,8 @@ def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver:
             (type_solver, f"puzzle type '{puzzle}'") if type_solver else (DEFAULT_SOLVER, "default"))
 
     if cli_time_limit is not None:
-        if cli_time_limit <= 0:
-            raise ConfigError("--time-limit must be a positive number of seconds")
+        if problem := time_limit_problem(cli_time_limit):
+            raise ConfigError(f"bad --time-limit {cli_time_limit:g}: {problem}")
         limit, limit_from = float(cli_time_limit), "command line"
     else:
         limit, limit_from = first("time_limit") or (DEFAULT_TIME_LIMIT, "default")

@@ -59,6 +59,8 @@ class Puzzle:
     seconds: float
     minimal: bool
     unknown: int = 0        # checks that timed out (counted as not removable)
+    checks: int = field(default=0, repr=False)    # solver checks run (not in the record)
+    timeouts: int = field(default=0, repr=False)  # of them, those that timed out
     level: Hashable = None
     options: dict[str, Any] = field(default_factory=dict)
     variant: int | None = None  # k for the k-th transformed variant of the puzzle with `seed`
@@ -111,8 +113,11 @@ class Checker:
         self._model = model
         self.full = tuple(full)
         self.unknown = 0
+        self.checks = 0     # solver runs, and of them
+        self.timeouts = 0   # those that timed out
         self._unique: list[frozenset[int]] = [frozenset()]  # empty squares of proven-unique boards
         self._others: list[tuple[frozenset[int], int]] = []  # (empty squares, solutions found)
+        self._lock = threading.Lock()
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         """Solutions of ``board`` that differ from the full board, up to ``limit``, and
@@ -125,6 +130,7 @@ class Checker:
         base = next(u for u in reversed(self._unique) if u <= empty)
         at = sorted(empty - base)
         found, definite = self._model(board).count(board, limit, differs=self.full, differs_at=at)
+        self._ran(definite)
         if definite and found == 0:
             self._unique.append(empty)
         elif found:
@@ -151,6 +157,7 @@ class Checker:
                 stages.setdefault(i, j)
         last = boards[known - 1]
         run = self._model(last).run(last, differs=self.full, stages=stages)
+        self._ran(run.complete)
         if not run.complete:
             return None, False
         if run.stage is None:
@@ -160,6 +167,11 @@ class Checker:
             self._unique.append(empties[run.stage - 1])
         self._others.append((empties[run.stage], 1))
         return run.stage, True
+
+    def _ran(self, definite: bool) -> None:
+        with self._lock:  # checks may run in threads (--probes)
+            self.checks += 1
+            self.timeouts += not definite
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         """True when ``board`` has at most ``k`` solutions; False when it has more or when
@@ -588,7 +600,8 @@ class Engine:
                         solver_calls=self.backend.calls - calls0,
                         seconds=time.perf_counter() - start,
                         minimal=len(tested) == n and checker.unknown == 0,
-                        unknown=checker.unknown, level=complexity.level(ptype, params, grid),
+                        unknown=checker.unknown, checks=checker.checks,
+                        timeouts=checker.timeouts, level=complexity.level(ptype, params, grid),
                         options={**options.to_json(), "free_search": self.backend.free_search,
                                  "check_flags": list(self.backend.check_flags)})
         variants = []

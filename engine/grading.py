@@ -41,10 +41,14 @@ class GradeOptions:
     def check(self) -> None:
         if self.runs < 1:
             raise PuzzleInputError(f"--runs must be at least 1, not {self.runs}")
-        if self.cutoff < 0:
-            raise PuzzleInputError(f"--cutoff must be at least 0, not {self.cutoff}")
-        if self.jobs < 1:
-            raise PuzzleInputError(f"--jobs must be at least 1, not {self.jobs}")
+        if not 0 <= self.cutoff < math.inf:  # nan fails both
+            raise PuzzleInputError(f"--cutoff must be a number of at least 0, not {self.cutoff}")
+        if not 1 <= self.jobs <= MAX_JOBS:
+            raise PuzzleInputError(f"--jobs must be from 1 to {MAX_JOBS}, not {self.jobs}")
+
+
+#: Solver processes at once; more is surely a slip.
+MAX_JOBS = 64
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ them does not match the grader at hand.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import statistics
@@ -52,10 +53,15 @@ def read_labelled(path: Path, parse: Callable[[str], Board]) -> list[Example]:
     """Rows ``puzzle,label[,rating]`` (``source_rating`` is read as the rating). Any bad
     row is a one-line error naming the file and line."""
     try:
-        handle = open(path, newline="")
+        data = path.read_bytes()
     except OSError as exc:
         raise PuzzleInputError(f"cannot read {path}: {exc.strerror}") from None
-    with handle:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise PuzzleInputError(f"{path}, line {line}: not UTF-8 text") from None
+    with io.StringIO(text, newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, None)
         if header is None:
@@ -126,7 +132,15 @@ class FeatureTable:
             self._load()
 
     def _load(self) -> None:
-        lines = self.path.read_text().splitlines(keepends=True)
+        data = self.path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            raise PuzzleInputError(f"{self.path}, line {line}: not UTF-8 text, so not a feature "
+                                   "table of puzzle-engine") from None
+        lines = text.split("\n")
+        lines = [ln + "\n" for ln in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
         head = lines[0]
         try:
             found = json.loads(head[len("# grading: "):]) if head.startswith("# grading: ") else None
@@ -143,9 +157,14 @@ class FeatureTable:
         reader = csv.DictReader(complete)
         self.names = [f for f in (reader.fieldnames or []) if f not in ("puzzle", "label", "rating")]
         for row in reader:
-            self.rows[row["puzzle"]] = {"label": row["label"],
-                                        "rating": float(row["rating"]) if row["rating"] else None,
-                                        "features": {k: float(row[k]) for k in self.names}}
+            try:
+                self.rows[row["puzzle"]] = {
+                    "label": row["label"], "rating": float(row["rating"]) if row["rating"] else None,
+                    "features": {k: float(row[k]) for k in self.names}}
+            except (KeyError, TypeError, ValueError):
+                raise PuzzleInputError(f"{self.path}, line {reader.line_num + 1}: not a row of "
+                                       "this feature table; remove the file to measure "
+                                       "afresh") from None
         if len(complete) != len(lines) - 1:
             self.path.write_text(head + "".join(complete))
 

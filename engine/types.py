@@ -61,7 +61,16 @@ class PuzzleType:
     def canonical_params(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """``raw`` with the defaults filled in, through ``check_params``."""
         params = {p.name: raw.get(p.name, p.default) for p in self.params}
-        return self.check_params(params) if self.check_params else params
+        if not self.check_params:
+            return params
+        from .errors import PluginError, PuzzleEngineError
+        try:
+            return self.check_params(params)
+        except PuzzleEngineError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line, not a traceback
+            raise PluginError(f"check_params of puzzle '{self.name}' (plugin '{self.plugin}') "
+                              f"raised {type(exc).__name__}: {exc}") from exc
 
     def preferred_solver(self, params: Mapping[str, Any] | None = None) -> str | None:
         """The solver the type asks for with these params (None: no preference; a

@@ -156,7 +156,7 @@ def test_count_reproducible_batch_and_resume(tmp_path):
     one_line_error(run("gen", "sudoku", "--out", str(out), "--resume"), "--resume needs")
     # without --resume an existing batch is never overwritten
     one_line_error(run("gen", "sudoku", "--size", "4", "--format", "json", "--out", str(out)),
-                   "already holds puzzles")
+                   "already exists and is not empty")
     assert len(out.read_text().splitlines()) == 4
 
 
@@ -295,7 +295,7 @@ def test_workers_give_the_same_batch_in_seed_order(tmp_path):
 
 def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
     """A finished batch waits for its idle workers: not waiting let Python's exit handler
-    print a traceback now and then. An interrupted one does not wait."""
+    print a traceback now and then. An interrupted one kills them first, then waits."""
     from concurrent.futures import ProcessPoolExecutor
 
     from puzzle_engine.backend import Backend
@@ -303,17 +303,21 @@ def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
     from puzzle_engine.workers import generate_many
     calls = []
     shutdown = ProcessPoolExecutor.shutdown
-    monkeypatch.setattr(ProcessPoolExecutor, "shutdown",
-                        lambda self, wait=True, cancel_futures=False:
-                        calls.append((wait, cancel_futures)) or shutdown(self, wait, cancel_futures=cancel_futures))
+
+    def spy(self, wait=True, cancel_futures=False):
+        workers = list((self._processes or {}).values())
+        shutdown(self, wait, cancel_futures=cancel_futures)
+        calls.append((wait, cancel_futures, [p.exitcode for p in workers]))
+    monkeypatch.setattr(ProcessPoolExecutor, "shutdown", spy)
     engine = Engine(host, Backend("gecode"))
     params = engine.check_params(host.get_type("sudoku"), {"size": 4})
     results = list(generate_many(engine, "sudoku", params, GenOptions(), range(1, 4), 2))
-    assert [r.puzzle.seed for r in results] == [1, 2, 3] and calls[0] == (True, False)
+    assert [r.puzzle.seed for r in results] == [1, 2, 3]
+    assert calls[0] == (True, False, [0, 0])  # idle workers, ended by the pool
     batch = generate_many(engine, "sudoku", params, GenOptions(), range(1, 40), 2)
     next(batch)
     batch.close()
-    assert calls[-1] == (False, True)
+    assert calls[-1] == (True, True, [-9, -9])  # killed (SIGKILL), then waited for
 
 
 def test_workers_are_pinned_one_per_cpu_only_when_they_fill_the_cpus(host, monkeypatch):

@@ -1,0 +1,140 @@
+"""The output file of a batch (``gen --out FILE``): checked before any work starts, and
+read back by ``--resume``.
+
+``--resume`` appends only to a file whose every line is a record this tool wrote for the
+same puzzle type and options: a JSON Lines record with that ``type`` and ``params``, or
+in the line format a line that reads as a puzzle of that type and options. At most one
+cut-short last line (no newline, the start of one of our records) is dropped. Anything
+else is a one-line error, and the file is left as it was.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import PuzzleInputError
+
+#: Fields every JSON record of ``gen`` carries (``Puzzle.to_json``).
+_RECORD_FIELDS = ("type", "params", "grid", "seed", "variant", "plugin", "engine_version")
+
+
+def check_writable(path: Path, option: str = "--out") -> None:
+    """Refuse, with the reason, an output path that cannot be written: a folder, a file
+    in a folder that does not exist, or a file without write permission."""
+    if path.is_dir():
+        raise PuzzleInputError(f"bad {option} {path}: it is a folder, not a file")
+    parent = path.parent
+    if not parent.is_dir():
+        raise PuzzleInputError(f"bad {option} {path}: the folder {parent} does not exist")
+    target = path if path.exists() else parent
+    if not os.access(target, os.W_OK):
+        what = "file" if target == path else "folder"
+        raise PuzzleInputError(f"bad {option} {path}: the {what} is not writable")
+
+
+def open_output(path: Path, append: bool):
+    """``path`` opened for writing (appending with ``append``), or a one-line error."""
+    check_writable(path)
+    try:
+        return open(path, "a" if append else "w", encoding="utf-8")
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot write {path}: {exc.strerror}") from None
+
+
+@dataclass
+class Existing:
+    """What a batch file holds: its whole lines and, for JSON, their records."""
+
+    lines: list[str] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    cut_at: int | None = None  # byte offset of a cut-short last line, to drop
+
+    def drop_cut_line(self, path: Path) -> None:
+        if self.cut_at is not None:
+            os.truncate(path, self.cut_at)
+            self.cut_at = None
+
+
+def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
+                  check_line: Callable[[str], None]) -> Existing:
+    """The records in ``path`` (none if it does not exist), each checked to be a record
+    of a ``type_name`` batch with ``params``. ``check_line`` raises ``PuzzleInputError``
+    for a line-format line that is not such a puzzle. Changes nothing."""
+    if not path.exists():
+        return Existing()
+    if path.is_dir():
+        raise PuzzleInputError(f"bad --out {path}: it is a folder, not a file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise PuzzleInputError(f"{path}, line {line}: not UTF-8 text, so not a batch of "
+                               "puzzle-engine's; --resume leaves it untouched") from None
+    lines = text.split("\n")  # only a newline ends a record (not a form feed, say)
+    last = lines.pop()
+    wanted = json.loads(json.dumps(params))  # as a record holds them
+    found = Existing()
+    for number, line in enumerate(lines, 1):
+        where = f"{path}, line {number}"
+        if fmt == "json":
+            found.records.append(_record(line, where, type_name, wanted))
+        else:
+            try:
+                check_line(line)
+            except PuzzleInputError as exc:
+                raise PuzzleInputError(f"{where}: not a puzzle of this batch ({exc}); --resume "
+                                       "leaves the file untouched") from None
+        found.lines.append(line)
+    if last:
+        if not _cut_record(last, fmt, type_name, found.lines):
+            raise PuzzleInputError(f"{path}, line {len(lines) + 1}: ends without a newline and is "
+                                   "not the start of one of this batch's records; --resume "
+                                   "leaves the file untouched")
+        found.cut_at = len(data) - len(last.encode("utf-8"))
+    return found
+
+
+def _record(line: str, where: str, type_name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The JSON record on ``line``, checked to belong to the batch being resumed."""
+    untouched = "; --resume leaves the file untouched"
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise PuzzleInputError(f"{where}: not a JSON record ({exc.msg}){untouched}") from None
+    if not isinstance(record, dict) or any(k not in record for k in _RECORD_FIELDS):
+        raise PuzzleInputError(f"{where}: not a puzzle record of 'puzzle-engine gen'{untouched}")
+    if record["type"] != type_name:
+        raise PuzzleInputError(f"{where}: a '{record['type']}' puzzle, not '{type_name}'"
+                               f"{untouched}")
+    if record["params"] != params:
+        raise PuzzleInputError(f"{where}: made with options {_options(record['params'])}, not "
+                               f"{_options(params)}{untouched}")
+    if not isinstance(record["seed"], int) or isinstance(record["seed"], bool):
+        raise PuzzleInputError(f"{where}: field 'seed' is not a whole number{untouched}")
+    return record
+
+
+def _options(params: Any) -> str:
+    if not isinstance(params, dict):
+        return repr(params)
+    return " ".join(f"--{k.replace('_', '-')} {v}" for k, v in params.items() if v is not None)
+
+
+def _cut_record(last: str, fmt: str, type_name: str, whole: list[str]) -> bool:
+    """Whether a last line without a newline looks like one of our records cut short: in
+    JSON, the start of a record of this type (``gen`` writes ``type`` first); in the line
+    format, shorter than the whole lines before it and made of the characters they use."""
+    if fmt == "json":
+        start = '{"type": ' + json.dumps(type_name)
+        return last.startswith(start)
+    if not whole:
+        return False
+    return len(last) < max(map(len, whole)) and set(last) <= set("".join(whole))

@@ -1,0 +1,309 @@
+"""Hostile input, one row each: every bad input is one line on stderr that names the
+problem, exit status 2, no traceback, and no file it did not write is changed.
+
+A row is ``(args, words)``, or ``(args, words, stdin)``. In ``args``, ``{tmp}`` is a
+folder holding the files of ``FILES``, a folder ``dir``, and a snapshot of each file is
+compared after the run. The rows run ``puzzle_engine.cli.main`` in this process, as the
+console script does, so the command line parser's own errors are covered too.
+"""
+import io
+import json
+import signal
+import sys
+
+import pytest
+
+from puzzle_engine import __version__
+from puzzle_engine.cli import main
+from puzzle_engine.plugins import get_host
+
+PUZZLE = "..6...9.8...4..76....25....9....73...........63...2..9....7..3.8..1..6.5..1..98.."
+SUDOKU4 = "1234341221434321"
+
+
+#: The options a 4x4 Sudoku batch records (the type's canonical params).
+SUDOKU4_PARAMS = get_host().get_type("sudoku").canonical_params({"size": 4})
+
+
+def _record(type_, params, seed=1, variant=None):
+    return json.dumps({"type": type_, "params": params, "grid": [[0]], "seed": seed,
+                       "variant": variant, "plugin": type_, "engine_version": __version__})
+
+
+FILES = {
+    "notes.txt": b"my notes\nthe last line has no newline",
+    "one-note.txt": b"a single line of notes",
+    "formfeed.txt": b"page one\fpage two\n",
+    "latin1.txt": b"caf\xe9\n",
+    "latin1.toml": b'[solver]\nid = "g\xe9code"\n',
+    "latin1.csv": b"puzzle,label\n" + PUZZLE.encode() + b",caf\xe9\n",
+    "fillomino.jsonl": (_record("fillomino", {"rows": 4, "cols": 4, "max_region": None,
+                                             "seeding": "solver"}) + "\n").encode(),
+    "sudoku4.jsonl": (_record("sudoku", SUDOKU4_PARAMS) + "\n").encode(),
+    "variants.jsonl": "".join(_record("sudoku", SUDOKU4_PARAMS, 1, v) + "\n"
+                              for v in (None, 1, 2)).encode(),
+    "gap.jsonl": "".join(_record("sudoku", SUDOKU4_PARAMS, s) + "\n"
+                         for s in (1, 3)).encode(),
+    "lines.txt": f"{SUDOKU4}\nnot a puzzle\n".encode(),
+    "good-lines.txt": f"{SUDOKU4}\n".encode(),
+    "nan.toml": b"[solver]\ntime_limit = nan\n",
+    "inf.toml": b"[solver]\ntime_limit = inf\n",
+    "huge.toml": b"[plugins.sudoku]\ntime_limit = 1e308\n",
+    "negative.toml": b"[solver]\ntime_limit = -1\n",
+    "string.toml": b'[solver]\ntime_limit = "soon"\n',
+    "bool.toml": b"[solver]\ntime_limit = true\n",
+    "broken.toml": b"[solver\n",
+    "model.joblib": b"not a level model",
+}
+GEN4 = ["gen", "sudoku", "--size", "4", "--seed", "1"]
+
+ROWS = [
+    # -- numbers on the command line
+    (["gen", "sudoku", "--time-limit", "nan"], ["bad --time-limit nan", "number of seconds"]),
+    (["gen", "sudoku", "--time-limit", "inf"], ["bad --time-limit inf", "at most 604800"]),
+    (["gen", "sudoku", "--time-limit", "1e308"], ["--time-limit 1e+308", "at most 604800"]),
+    (["gen", "sudoku", "--time-limit", "-1"], ["--time-limit -1", "positive"]),
+    (["gen", "sudoku", "--time-limit", "0"], ["--time-limit 0", "positive"]),
+    (["check", "sudoku", PUZZLE, "--time-limit", "nan"], ["bad --time-limit nan"]),
+    (["solve", "sudoku", "--time-limit", "-5", PUZZLE], ["bad --time-limit -5"]),
+    (["grade", "sudoku", PUZZLE, "--time-limit", "inf"], ["bad --time-limit inf"]),
+    (["gen", "sudoku", "--time-limit", "soon"], ["invalid value for '--time-limit'"]),
+    (["gen", "sudoku", "--count", "0"], ["bad --count 0", "at least 1"]),
+    (["gen", "sudoku", "--count", "-3"], ["bad --count -3"]),
+    (["gen", "sudoku", "--count", "1e9999"], ["invalid value for '--count'"]),
+    (["gen", "sudoku", "--count"], ["'--count' requires an argument"]),
+    (["gen", "sudoku", "--seed", "abc"], ["invalid value for '--seed'"]),
+    (["gen", "sudoku", "--workers", "100000"], ["bad --workers 100000", "at most"]),
+    (["gen", "sudoku", "--probes", "100000"], ["bad --probes 100000", "at most 64"]),
+    (["gen", "sudoku", "--variants", "10000000"], ["bad --variants 10000000", "at most 1000"]),
+    (["gen", "sudoku", "--max-solutions", "10" * 10], ["bad --max-solutions", "at most"]),
+    (["gen", "sudoku", "--target-empty", "0"], ["bad --target-empty 0"]),
+    (["gen", "sudoku", "--attempts", "0"], ["bad --attempts 0"]),
+    (["gen", "sudoku", "--size", "9" * 30], ["bad size"]),
+    (["gen", "sudoku", "--size", "-4"], ["bad size -4"]),
+    (["gen", "sudoku", "--size", "nan"], ["bad --size 'nan'"]),
+    (["gen", "sudoku", "--box", "0x0"], ["box"]),
+    (["gen", "sudoku", "--box", f"{'9' * 20}x{'9' * 20}"], ["bad size"]),
+    (["gen", "fillomino", "--size", "0"], ["bad rows 0"]),
+    (["gen", "fillomino", "--rows", "-3", "--cols", "4"], ["bad rows -3"]),
+    (["gen", "fillomino", "--size", "4", "--max-region", "1e5"], ["bad --max-region '1e5'"]),
+    (["grade", "sudoku", PUZZLE, "--runs", "0"], ["--runs must be at least 1"]),
+    (["grade", "sudoku", PUZZLE, "--cutoff", "nan"], ["--cutoff must be a number"]),
+    (["grade", "sudoku", PUZZLE, "--cutoff", "-1"], ["--cutoff must be a number"]),
+    (["grade", "sudoku", PUZZLE, "--jobs", "0"], ["--jobs must be from 1 to 64, not 0"]),
+    (["grade", "sudoku", PUZZLE, "--jobs", "100000"], ["--jobs must be from 1 to 64"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--per-label", "0"], ["--per-label 0"]),
+    # -- words in the wrong place
+    (["gen", "nosuch"], ["unknown puzzle 'nosuch'"]),
+    (["gnu", "sudoku"], ["no such command 'gnu'"]),
+    (["gen", "sudoku", "extra"], ["unexpected argument 'extra'"]),
+    (["gen", "sudoku", "--format", "xml"], ["bad --format 'xml'"]),
+    (["gen", "sudoku", "--complexity", "vibes"], ["unknown complexity function 'vibes'"]),
+    (["gen", "sudoku", "--grader", "x", "--difficulty", "easy"], ["bad --grader 'x'"]),
+    (["gen", "sudoku", "--difficulty", "impossible"], ["unknown --difficulty 'impossible'"]),
+    (["check", "sudoku"], ["missing argument 'INPUT'"]),
+    (["check", "sudoku", "--size", "9"], ["missing the puzzle to read"]),
+    (["check", "sudoku", PUZZLE, "extra"], ["unexpected argument 'extra'"]),
+    (["check", "sudoku", "--size"], ["option --size needs a value"]),
+    (["check", "sudoku", PUZZLE, "--size"], ["option --size needs a value"]),
+    (["solvers", "--puzzle", "nosuch"], ["unknown puzzle 'nosuch'"]),
+    (["solvers", "--size", "9"], ["puzzle options need --puzzle"]),
+    # -- puzzles
+    (["check", "sudoku", '{"grid": null}'], ["line 1", "field 'grid' must be a list of rows"]),
+    (["check", "sudoku", '{"grid": 5}'], ["line 1", "field 'grid' must be a list of rows"]),
+    (["solve", "sudoku", '{"grid": true}'], ["line 1", "field 'grid' must be a list of rows"]),
+    (["grade", "sudoku", '{"grid": null}'], ["line 1", "field 'grid' must be a list of rows"]),
+    (["check", "fillomino", '{"grid": "1 2"}'], ["line 1", "field 'grid' must be a list"]),
+    (["solve", "fillomino", '{"grid": null}'], ["line 1", "field 'grid' must be a list"]),
+    (["check", "sudoku", '{"grid": [[true, 1]]}'], ["field 'grid' must hold non-negative"]),
+    (["check", "sudoku", '{"grid": [[-1]]}'], ["field 'grid' must hold non-negative"]),
+    (["check", "sudoku", '{"grid": [[1.5]]}'], ["field 'grid' must hold non-negative"]),
+    (["check", "sudoku", '{"grid": [[1]], "params": 5}'], ["field 'params' must be an object"]),
+    (["check", "sudoku", '{"grid": [[1]], "params": {"size": "x"}}'], ["line 1: bad size x"]),
+    (["check", "sudoku", '{"grid": [[1]], "type": "fillomino"}'], ["a 'fillomino' puzzle"]),
+    (["check", "sudoku", '[1, 2, 3]'], ["wrong length"]),
+    (["check", "sudoku", '{"grid": [[1, 2], [3]]}'], ["line 1", "expected 81"]),
+    (["check", "sudoku", "-"], ["stdin: not UTF-8 text"], b"\xff\xfe"),
+    (["check", "sudoku", "-"], ["empty input"], b""),
+    (["check", "sudoku", "{tmp}/latin1.txt"], ["latin1.txt, line 1: not UTF-8 text"]),
+    (["check", "sudoku", "{tmp}/dir"], ["dir is a folder, not a puzzle file"]),
+    (["grade", "sudoku", "{tmp}/dir"], ["dir is a folder"]),
+    (["check", "sudoku", "{tmp}/missing.txt"], ["no such file"]),
+    (["check", "sudoku", "x" * 5000], ["wrong length"]),
+    # -- output paths
+    (GEN4 + ["--out", "{tmp}/missing/x.jsonl"], ["the folder", "missing does not exist"]),
+    (GEN4 + ["--out", "{tmp}/dir"], ["bad --out", "dir: it is a folder"]),
+    (GEN4 + ["--out", "{tmp}/dir", "--resume", "--format", "json"], ["it is a folder"]),
+    (GEN4 + ["--out", "/proc/version"], ["cannot write /proc/version"]),
+    (GEN4 + ["--out", "{tmp}/notes.txt"], ["notes.txt already exists and is not empty"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "{tmp}/dir"],
+     ["bad --out", "it is a folder"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "{tmp}/missing/m.joblib"],
+     ["the folder", "does not exist"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--features", "{tmp}/dir"],
+     ["bad --features", "it is a folder"]),
+    # -- --resume never touches a file that is not its own batch
+    (GEN4 + ["--format", "json", "--out", "{tmp}/notes.txt", "--resume"],
+     ["notes.txt, line 1: not a JSON record", "untouched"]),
+    (GEN4 + ["--format", "json", "--out", "{tmp}/one-note.txt", "--resume"],
+     ["one-note.txt, line 1: ends without a newline", "untouched"]),
+    (GEN4 + ["--format", "line", "--out", "{tmp}/one-note.txt", "--resume"],
+     ["one-note.txt, line 1: ends without a newline"]),
+    (GEN4 + ["--format", "json", "--out", "{tmp}/formfeed.txt", "--resume"],
+     ["formfeed.txt, line 1: not a JSON record"]),
+    (GEN4 + ["--format", "line", "--out", "{tmp}/formfeed.txt", "--resume"],
+     ["formfeed.txt, line 1: not a puzzle of this batch"]),
+    (GEN4 + ["--format", "json", "--out", "{tmp}/latin1.txt", "--resume"],
+     ["latin1.txt, line 1: not UTF-8 text"]),
+    (GEN4 + ["--format", "json", "--out", "{tmp}/fillomino.jsonl", "--resume"],
+     ["line 1: a 'fillomino' puzzle, not 'sudoku'"]),
+    (["gen", "sudoku", "--size", "6", "--format", "json", "--out", "{tmp}/sudoku4.jsonl",
+      "--resume"], ["line 1: made with options --size 4 --box 2x2", "not --size 6 --box 2x3"]),
+    (GEN4 + ["--format", "json", "--out", "{tmp}/variants.jsonl", "--resume"],
+     ["line 2: seed 1 variant 1, expected seed 2 variant None"]),
+    (GEN4 + ["--variants", "1", "--format", "json", "--out", "{tmp}/variants.jsonl",
+             "--resume"], ["line 3", "not one batch of --variants 1"]),
+    (GEN4 + ["--format", "json", "--out", "{tmp}/gap.jsonl", "--resume"],
+     ["line 2: seed 3 variant None, expected seed 2"]),
+    (GEN4 + ["--format", "line", "--out", "{tmp}/lines.txt", "--resume"],
+     ["lines.txt, line 2: not a puzzle of this batch"]),
+    (["gen", "sudoku", "--size", "6", "--seed", "1", "--format", "line", "--out",
+      "{tmp}/good-lines.txt", "--resume"], ["line 1: not a puzzle of this batch", "expected 36"]),
+    (["gen", "sudoku", "--size", "4", "--format", "line", "--out", "{tmp}/good-lines.txt",
+      "--resume"], ["does not record their seed", "--seed"]),
+    (GEN4 + ["--format", "line", "--variants", "1", "--out", "{tmp}/good-lines.txt",
+             "--resume"], ["holds 1 lines, not whole groups", "--variants"]),
+    (GEN4 + ["--resume"], ["--resume needs --out FILE"]),
+    (GEN4 + ["--out", "{tmp}/new.txt", "--resume"], ["--resume needs", "json or line"]),
+    # -- config files and the environment
+    (["gen", "sudoku", "--config", "{tmp}/latin1.toml"], ["latin1.toml, line 2: not UTF-8"]),
+    (["solvers", "--config", "{tmp}/latin1.toml"], ["latin1.toml, line 2: not UTF-8"]),
+    (["gen", "sudoku", "--config", "{tmp}/dir"], ["dir is a folder"]),
+    (["gen", "sudoku", "--config", "{tmp}/missing.toml"], ["missing.toml does not exist"]),
+    (["gen", "sudoku", "--config", "{tmp}/broken.toml"], ["broken.toml: malformed TOML"]),
+    (["gen", "sudoku", "--config", "{tmp}/nan.toml"], ["solver.time_limit must be a number"]),
+    (["gen", "sudoku", "--config", "{tmp}/inf.toml"], ["solver.time_limit must be at most"]),
+    (["gen", "sudoku", "--config", "{tmp}/huge.toml"], ["plugins.sudoku.time_limit must be at"]),
+    (["gen", "sudoku", "--config", "{tmp}/negative.toml"], ["time_limit must be a positive"]),
+    (["gen", "sudoku", "--config", "{tmp}/string.toml"], ["time_limit must be a number"]),
+    (["gen", "sudoku", "--config", "{tmp}/bool.toml"], ["time_limit must be a number"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv"], ["latin1.csv, line 2: not UTF-8"]),
+    (["train", "sudoku", "--data", "{tmp}/dir"], ["cannot read", "dir"]),
+    (["train", "sudoku", "--data", "{tmp}/missing.csv"], ["cannot read", "missing.csv"]),
+    (["grade", "sudoku", PUZZLE, "--model", "{tmp}/model.joblib"],
+     ["model.joblib is not a level model"]),
+    (["grade", "sudoku", PUZZLE, "--model", "{tmp}/dir"], ["dir"]),
+]
+ENV_ROWS = [
+    ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
+    ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["check", "sudoku", PUZZLE], ["solver 'nosuch'"]),
+    ({"PUZZLE_ENGINE_PLUGINS": "nosuch"}, ["gen", "sudoku"], ["unknown puzzle 'sudoku'"]),
+    ({"PUZZLE_ENGINE_SOLVER": "gecode\udcff"}, ["gen", "sudoku"], ["is not installed"]),
+]
+
+
+@pytest.fixture
+def tmp(tmp_path):
+    for name, data in FILES.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "dir").mkdir()
+    return tmp_path
+
+
+def run_main(argv, stdin=None):
+    """``main(argv)`` as the console script runs it: ``(exit status, stdout, stderr)``."""
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
+    sys.stdout, sys.stderr = out, err
+    try:
+        main(argv)
+    except SystemExit as done:
+        code = done.code
+    else:
+        code = 0
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_one_line_error(code, stdout, stderr, words):
+    lines = [ln for ln in stderr.splitlines() if ln.strip() and "seed" not in ln[:30]]
+    assert code == 2, (code, stdout, stderr)
+    assert len(lines) == 1 and lines[0].startswith("puzzle-engine: error: "), stderr
+    assert "Traceback" not in stdout + stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: " ".join(row[0])[:70])
+def test_bad_input_is_one_line_and_leaves_files_alone(tmp, row):
+    args, words, stdin = (*row, None)[:3]
+    before = {p.name: p.read_bytes() for p in tmp.iterdir() if p.is_file()}
+    argv = [a.replace("{tmp}", str(tmp)) for a in args]
+    assert_one_line_error(*run_main(argv, stdin), [w.replace("{tmp}", str(tmp)) for w in words])
+    after = {p.name: p.read_bytes() for p in tmp.iterdir() if p.is_file()}
+    assert after == before
+
+
+@pytest.mark.parametrize("env, args, words", ENV_ROWS, ids=lambda x: str(x)[:60])
+def test_bad_environment_is_one_line(monkeypatch, env, args, words):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert_one_line_error(*run_main(args), words)
+
+
+def test_puzzle_options_may_come_before_the_puzzle(tmp):
+    """The user guide: options may come anywhere after the puzzle's name."""
+    for args in (["check", "sudoku", "--size", "9", PUZZLE], ["check", "sudoku", PUZZLE, "--size", "9"],
+                 ["check", "sudoku", "--size=9", "--solver", "gecode", PUZZLE]):
+        code, out, err = run_main(args)
+        assert (code, out.strip()) == (0, "1 solution (unique)"), (args, err)
+    code, out, _ = run_main(["solve", "sudoku", "--size", "4", "-", "--format", "line"],
+                            stdin=SUDOKU4[:-1].encode() + b".")
+    assert (code, out.strip()) == (0, SUDOKU4)
+
+
+def test_a_bug_is_one_line_unless_debugging(monkeypatch):
+    """The last guard: an unexpected exception in our code is one line, exit 1."""
+    from puzzle_engine import cli
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr(cli, "_host", broken)
+    code, out, err = run_main(["gen", "sudoku"])
+    assert code == 1 and err.strip() == ("puzzle-engine: internal error: ZeroDivisionError: "
+                                         "a bug (a bug; PUZZLE_ENGINE_DEBUG=1 shows where)")
+    monkeypatch.setenv("PUZZLE_ENGINE_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        run_main(["gen", "sudoku"])
+
+
+def test_resume_drops_only_our_own_cut_short_line(tmp):
+    """An interrupted JSON batch: whole records stay, the cut-short record is dropped and
+    regenerated; the result is the uninterrupted batch."""
+    args = GEN4 + ["--count", "3", "--format", "json"]
+    code, whole, _ = run_main(args)
+    assert code == 0
+    lines = whole.splitlines(keepends=True)
+    out = tmp / "batch.jsonl"
+    out.write_text(lines[0] + lines[1][:25])
+    code, _, err = run_main(args + ["--out", str(out), "--resume"])
+    assert code == 0, err
+    assert [json.loads(x)["seed"] for x in out.read_text().splitlines()] == [1, 2, 3]
+    assert [json.loads(x)["grid"] for x in out.read_text().splitlines()] == \
+        [json.loads(x)["grid"] for x in whole.splitlines()]
+
+
+def test_all_checks_timing_out_is_flagged_and_warned():
+    """A time limit too short for any check: the puzzle is the full board, its record says
+    so (minimal false, unknown counted), and stderr warns."""
+    code, out, err = run_main(["gen", "fillomino", "--size", "5", "--seed", "1", "--format",
+                               "json", "--time-limit", "0.000001", "--solver", "gecode"])
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["minimal"] is False and record["unknown"] > 0 and record["empty"] == 0
+    assert "warning: every solver check" in err and "raise --time-limit" in err
