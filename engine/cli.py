@@ -841,7 +841,7 @@ def train(ctx: typer.Context, puzzle: str,
           data: Annotated[Path, typer.Option("--data", help="CSV with columns "
                           "puzzle,label[,rating] (source_rating is read as the rating).")],
           out: Annotated[Optional[Path], typer.Option("--out", help="Level model to write "
-                         "(default: PUZZLE-levels.joblib).")] = None,
+                         "(default: PUZZLE-levels.skops).")] = None,
           features: Annotated[Optional[Path], typer.Option("--features", help="Feature table, "
                               "written as puzzles are graded; an interrupted run resumes from "
                               "it (default: OUT with .features.csv).")] = None,
@@ -859,7 +859,7 @@ def train(ctx: typer.Context, puzzle: str,
                                                   cutoff, grade_seed, strengthen, jobs)
         if per_label is not None and per_label < 1:
             raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
-        out = out or Path(f"{ptype.name}-levels.joblib")
+        out = out or Path(f"{ptype.name}-levels.skops")
         features = features or out.with_suffix(".features.csv")
         batch_file.check_writable(out, "--out")
         batch_file.check_writable(features, "--features")

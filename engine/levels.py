@@ -8,9 +8,10 @@ Two graders come out of one labelled file:
 * **an SVM** (paper 000): a scikit-learn ``Pipeline`` (impute, scale, ``SVC`` with class
   probabilities) over the plugin's features and the grader's measurements.
 
-A level model is persisted with joblib, with its feature names, the package and
-scikit-learn versions, the grading options and the solver, and it is refused when any of
-them does not match the grader at hand.
+A level model is persisted with skops (``.skops``), with its feature names, the package
+and scikit-learn versions, the grading options and the solver, and it is refused when any
+of them does not match the grader at hand. skops, unlike pickle (joblib), loads only the
+types it is told to trust, so a model file from elsewhere cannot run code when loaded.
 """
 from __future__ import annotations
 
@@ -31,7 +32,12 @@ from .errors import PuzzleEngineError, PuzzleInputError
 from .grading import Grade, GradeOptions
 from .types import Board
 
-FORMAT = "puzzle-engine-levels/1"
+FORMAT = "puzzle-engine-levels/2"  # /1 was a joblib pickle, refused now
+#: The types a level model holds beyond those skops trusts by default (the pipeline's
+#: calibration parts); a file that holds any other type is refused unread.
+TRUSTED_TYPES = ("numpy.dtype", "sklearn.calibration._CalibratedClassifier",
+                 "sklearn.calibration._SigmoidCalibration")
+_PICKLE_STARTS = (b"\x80", b"\x78", b"\x1f\x8b", b"BZh", b"\xfd7zXZ")  # pickle, zlib, gzip, bz2, xz
 RATING_COLUMNS = ("rating", "source_rating")
 
 
@@ -345,27 +351,53 @@ class LevelModel:
                    evaluation=evaluation)
 
     def save(self, path: Path) -> None:
-        import joblib
+        import zipfile
+
+        import skops.io
+        from .cache import replace_atomically
         path.parent.mkdir(parents=True, exist_ok=True)
-        joblib.dump({"format": FORMAT, **self.__dict__}, path, compress=3)
+        replace_atomically(path, lambda part: skops.io.dump(
+            {"format": FORMAT, **self.__dict__}, part, compression=zipfile.ZIP_DEFLATED,
+            compresslevel=9))
 
     @classmethod
     def load(cls, path) -> LevelModel:
-        import joblib
+        """The model in ``path`` (a file, or a plugin's package resource). A file that is
+        not a skops level model, or holds a type a level model never holds, is refused
+        before anything in it is built: nothing in it can run."""
+        import skops.io
         import sklearn
         name = getattr(path, "name", str(path))
         try:
-            with path.open("rb") if hasattr(path, "open") else open(path, "rb") as handle:
-                data = joblib.load(handle)
+            raw = path.read_bytes()
         except FileNotFoundError:
             raise LevelModelError(f"level model {path} does not exist") from None
-        except Exception as exc:  # noqa: BLE001 - a corrupt or foreign file
+        except OSError as exc:
+            raise LevelModelError(f"cannot read level model {path}: {exc.strerror}") from None
+        if raw.startswith(_PICKLE_STARTS):
+            raise LevelModelError(f"{name} is a pickle (joblib) file, which could run any code "
+                                  "when loaded, so it is not read: level models are .skops "
+                                  "files from 'puzzle-engine train'")
+        try:
+            untrusted = set(skops.io.get_untrusted_types(data=raw)) - set(TRUSTED_TYPES)
+        except Exception as exc:  # noqa: BLE001 - not a skops file at all
+            raise LevelModelError(f"{name} is not a level model of puzzle-engine "
+                                  f"({type(exc).__name__})") from None
+        if untrusted:
+            raise LevelModelError(f"{name} is not a level model of puzzle-engine: it holds "
+                                  f"{', '.join(sorted(untrusted))}, which is not read")
+        try:
+            data = skops.io.loads(raw, trusted=list(TRUSTED_TYPES))
+        except Exception as exc:  # noqa: BLE001 - a corrupt file
             raise LevelModelError(f"{name} is not a level model of puzzle-engine "
                                   f"({type(exc).__name__})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise LevelModelError(f"{name} is not a level model of puzzle-engine ({FORMAT})")
         data.pop("format")
-        model = cls(**{**data, "source": str(path)})
+        try:
+            model = cls(**{**data, "source": str(path)})
+        except TypeError:  # fields of another kind of file
+            raise LevelModelError(f"{name} is not a level model of puzzle-engine ({FORMAT})") from None
         if model.engine_version != __version__:
             raise LevelModelError(f"{name} was trained with puzzle-engine {model.engine_version}, "
                                   f"this is {__version__}: retrain it with 'puzzle-engine train'")

@@ -13,12 +13,11 @@ import csv
 import math
 from pathlib import Path
 
-import joblib
 import numpy as np
 from scipy.stats import spearmanr
 from sklearn.model_selection import StratifiedKFold
 
-from puzzle_engine.levels import cross_validate, fit_svm, fit_thresholds, make_svm
+from puzzle_engine.levels import LevelModel, cross_validate, fit_svm, fit_thresholds, make_svm
 
 GROUPS = {
     "board (paper 000)": lambda f: not (f.startswith("level_") or f in SOLVER),
@@ -56,14 +55,15 @@ def main() -> None:
     ap.add_argument("--features", type=Path,
                     default=Path("plugins/sudoku/data/sudoku_rated_train.features.csv"))
     ap.add_argument("--plot", type=Path, default=Path("docs/grading_nodes_vs_rating.png"))
-    ap.add_argument("--model", type=Path, default=Path("plugins/sudoku/grading/sudoku-9x9.joblib"))
+    ap.add_argument("--model", type=Path, default=Path("plugins/sudoku/grading/sudoku-9x9.skops"))
     ap.add_argument("--recompute", action="store_true",
                     help="repeat the nested cross-validation instead of reading it from --model")
     ap.add_argument("--data", type=Path, default=Path("plugins/sudoku/data/sudoku_rated_train.csv"),
                     help="the labelled file the model was trained on: the table may hold more "
                          "puzzles than the model used (--per-label), and only those are evaluated")
     args = ap.parse_args()
-    trained_on = joblib.load(args.model)["trained_on"]
+    model = LevelModel.load(args.model)
+    trained_on = model.trained_on
     keep = None
     if trained_on.get("per_label"):
         with open(args.data, newline="") as handle:
@@ -83,7 +83,7 @@ def main() -> None:
     # The nested 5-fold evaluation 'puzzle-engine train' made and stored in the model (it
     # takes minutes on 8,000 puzzles); --recompute repeats it here on the table's rows.
     ev = (cross_validate(X, y, ln, rating.tolist()) if args.recompute
-          else joblib.load(args.model)["evaluation"])
+          else model.evaluation)
     print(f"Graders' figures from {'this table' if args.recompute else args.model} "
           f"({ev['rows']} puzzles, {ev['folds']}-fold, C and gamma chosen inside each fold):\n")
     print("| grader | 5-fold accuracy |\n| --- | --- |")

@@ -1,9 +1,9 @@
 """train, grade and gen --difficulty end to end, on Gecode, with a small labelled file."""
 import csv
 import json
+from fractions import Fraction
 from pathlib import Path
 
-import joblib
 import pytest
 from typer.testing import CliRunner
 
@@ -49,7 +49,7 @@ def trained(tmp_path_factory):
     """A level model trained on 6 puzzles per label (R = 5)."""
     tmp = tmp_path_factory.mktemp("train")
     data = write_csv(tmp / "small.csv", sample(6))
-    out = tmp / "small.joblib"
+    out = tmp / "small.skops"
     result = run("train", "sudoku", "--data", data, "--out", out, *FAST)
     assert result.exit_code == 0, result.output
     return tmp, data, out, result.stdout
@@ -58,8 +58,8 @@ def trained(tmp_path_factory):
 def test_train_writes_a_model_with_its_features_and_an_evaluation(trained):
     tmp, data, out, stdout = trained
     assert "wrote" in stdout and "5-fold accuracy" in stdout and "Spearman" in stdout
-    saved = joblib.load(out)
-    assert saved["format"] == "puzzle-engine-levels/1"
+    saved = levels_module.LevelModel.load(out).__dict__
+    assert out.read_bytes()[:2] == b"PK"  # skops: a zip archive, never a pickle
     assert saved["labels"][0] == "simple" and set(saved["labels"]) == set(LABELS)
     assert saved["feature_names"][:2] == ["solutions", "empties"]
     assert "ln_mean_nodes" in saved["feature_names"] and "level_lines_root" in saved["feature_names"]
@@ -110,17 +110,40 @@ def test_a_model_made_with_other_settings_is_refused(trained, tmp_path, monkeypa
                    "trained with runs 5, not 7")
     one_line_error(run("grade", "sudoku", puzzle, "--model", model, "--solver", "chuffed", *FAST),
                    "trained with solver")
-    saved = joblib.load(model)
-    saved["feature_names"] = saved["feature_names"][:-1] + ["something_else"]
-    joblib.dump(saved, tmp_path / "features.joblib")
-    one_line_error(run("grade", "sudoku", puzzle, "--model", tmp_path / "features.joblib", *FAST),
+    saved = levels_module.LevelModel.load(model)
+    saved.feature_names = saved.feature_names[:-1] + ["something_else"]
+    saved.save(tmp_path / "features.skops")
+    one_line_error(run("grade", "sudoku", puzzle, "--model", tmp_path / "features.skops", *FAST),
                    "expects other features", "something_else")
     monkeypatch.setattr(levels_module, "__version__", "9.9.9")
     one_line_error(run("grade", "sudoku", puzzle, "--model", model, *FAST),
                    "trained with puzzle-engine", "9.9.9")
-    (tmp_path / "junk.joblib").write_text("not a model")
-    one_line_error(run("grade", "sudoku", puzzle, "--model", tmp_path / "junk.joblib", *FAST),
+    (tmp_path / "junk.skops").write_text("not a model")
+    one_line_error(run("grade", "sudoku", puzzle, "--model", tmp_path / "junk.skops", *FAST),
                    "not a level model")
+
+
+def test_a_pickled_model_is_never_loaded(tmp_path):
+    """A --model file is data: a pickle that would run code when loaded is refused
+    unread, and so is a skops file that holds a type a level model never holds."""
+    import pickle
+    import subprocess
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (subprocess.call, (["touch", str(marker)],))
+    evil = tmp_path / "evil.joblib"
+    evil.write_bytes(pickle.dumps({"format": "puzzle-engine-levels/2", "x": Payload()}))
+    puzzle = sample(1)[0]["puzzle"]
+    one_line_error(run("grade", "sudoku", puzzle, "--model", evil, *FAST),
+                   "evil.joblib is a pickle (joblib) file", "not read")
+    import skops.io
+    odd = tmp_path / "odd.skops"
+    skops.io.dump({"format": "puzzle-engine-levels/2", "x": Fraction(1, 3)}, odd)
+    one_line_error(run("grade", "sudoku", puzzle, "--model", odd, *FAST),
+                   "odd.skops is not a level model", "fractions.Fraction", "not read")
+    assert not marker.exists()
 
 
 def test_train_resumes_from_its_feature_table(tmp_path, monkeypatch):
@@ -129,7 +152,7 @@ def test_train_resumes_from_its_feature_table(tmp_path, monkeypatch):
     table = tmp_path / "t.csv"
     # a first run over half of the rows, cut short in the middle of the last line
     first = run("train", "sudoku", "--data", write_csv(tmp_path / "half.csv", rows[:6]),
-                "--out", tmp_path / "m.joblib", "--features", table, *FAST)
+                "--out", tmp_path / "m.skops", "--features", table, *FAST)
     assert first.exit_code == 0, first.output
     table.write_text(table.read_text()[:-10])
     # rows are written as they finish (two at a time), so read which ones survived
@@ -140,13 +163,13 @@ def test_train_resumes_from_its_feature_table(tmp_path, monkeypatch):
     real = levels_module.FeatureTable.add
     monkeypatch.setattr(levels_module.FeatureTable, "add",
                         lambda self, e, f: graded.append(e.text) or real(self, e, f))
-    second = run("train", "sudoku", "--data", data, "--out", tmp_path / "m.joblib",
+    second = run("train", "sudoku", "--data", data, "--out", tmp_path / "m.skops",
                  "--features", table, *FAST)
     assert second.exit_code == 0, second.output
     # the 5 complete rows are kept; the cut one and the 6 new ones are graded
     assert sorted(graded) == sorted(r["puzzle"] for r in rows if r["puzzle"] not in kept)
     assert len(table.read_text().splitlines()) == 2 + 12
-    one_line_error(run("train", "sudoku", "--data", data, "--out", tmp_path / "m.joblib",
+    one_line_error(run("train", "sudoku", "--data", data, "--out", tmp_path / "m.skops",
                        "--features", table, "--runs", "6"), "other grading options", "runs")
 
 
@@ -161,7 +184,7 @@ def test_train_resumes_from_its_feature_table(tmp_path, monkeypatch):
 def test_malformed_training_rows_are_one_line_errors(tmp_path, content, words):
     path = tmp_path / "bad.csv"
     path.write_text(content)
-    one_line_error(run("train", "sudoku", "--data", path, "--out", tmp_path / "m.joblib"),
+    one_line_error(run("train", "sudoku", "--data", path, "--out", tmp_path / "m.skops"),
                    str(path), *words)
 
 
@@ -169,7 +192,7 @@ def test_a_non_unique_training_puzzle_names_its_line(tmp_path):
     rows = sample(2)
     rows[1] = {**rows[1], "puzzle": "." * 81}
     path = write_csv(tmp_path / "d.csv", rows)
-    one_line_error(run("train", "sudoku", "--data", path, "--out", tmp_path / "m.joblib", *FAST),
+    one_line_error(run("train", "sudoku", "--data", path, "--out", tmp_path / "m.skops", *FAST),
                    "line 3", "2 or more solutions")
 
 

@@ -53,7 +53,7 @@ FILES = {
     "string.toml": b'[solver]\ntime_limit = "soon"\n',
     "bool.toml": b"[solver]\ntime_limit = true\n",
     "broken.toml": b"[solver\n",
-    "model.joblib": b"not a level model",
+    "model.skops": b"not a level model",
 }
 GEN4 = ["gen", "sudoku", "--size", "4", "--seed", "1"]
 
@@ -138,7 +138,7 @@ ROWS = [
     (GEN4 + ["--out", "{tmp}/notes.txt"], ["notes.txt already exists and is not empty"]),
     (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "{tmp}/dir"],
      ["bad --out", "it is a folder"]),
-    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "{tmp}/missing/m.joblib"],
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "{tmp}/missing/m.skops"],
      ["the folder", "does not exist"]),
     (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--features", "{tmp}/dir"],
      ["bad --features", "it is a folder"]),
@@ -190,8 +190,8 @@ ROWS = [
     (["train", "sudoku", "--data", "{tmp}/latin1.csv"], ["latin1.csv, line 2: not UTF-8"]),
     (["train", "sudoku", "--data", "{tmp}/dir"], ["cannot read", "dir"]),
     (["train", "sudoku", "--data", "{tmp}/missing.csv"], ["cannot read", "missing.csv"]),
-    (["grade", "sudoku", PUZZLE, "--model", "{tmp}/model.joblib"],
-     ["model.joblib is not a level model"]),
+    (["grade", "sudoku", PUZZLE, "--model", "{tmp}/model.skops"],
+     ["model.skops is not a level model"]),
     (["grade", "sudoku", PUZZLE, "--model", "{tmp}/dir"], ["dir"]),
 ]
 ENV_ROWS = [

@@ -91,7 +91,7 @@ def puzzle_propagation_levels(puzzle_type, params):
 def puzzle_grading_model(puzzle_type, params):
     if not _mine(puzzle_type) or params["size"] != 9:
         return None
-    return files(__package__) / "grading" / "sudoku-9x9.joblib"
+    return files(__package__) / "grading" / "sudoku-9x9.skops"
 
 
 @hookimpl
