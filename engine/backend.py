@@ -73,7 +73,7 @@ def installed_solvers() -> tuple[SolverInfo, ...]:
     """The solvers MiniZinc reports (``minizinc --solvers-json``), CP-SAT among them when
     OR-Tools is installed (``cpsat.register`` puts its configuration on MiniZinc's path)."""
     cpsat.register()
-    proc = processes.run([_minizinc_binary(), "--solvers-json"], on_parent_death="TERM")
+    proc = processes.run_minizinc([_minizinc_binary(), "--solvers-json"])
     if proc.returncode != 0:
         raise SolverError(f"'minizinc --solvers-json' failed: {_first_line(proc.stderr)}")
     infos = []
@@ -162,7 +162,8 @@ class Backend:
             limit = ["-t", str(max(1, round(self.time_limit * 1000)))] if self.time_limit else []
             return cpsat.run_file(path, [*args, *limit])
         try:
-            proc = processes.run([self.info.executable, *args, str(path)], timeout=self.time_limit)
+            proc = processes.run_solver([self.info.executable, *args, str(path)],
+                                        timeout=self.time_limit)
         except subprocess.TimeoutExpired:
             return None
         return proc.stdout, proc.stderr, proc.returncode
@@ -285,9 +286,9 @@ class CompiledModel:
             shutil.copyfile(cached, fzn)
             stdout = ""
         else:
-            proc = processes.run([_minizinc_binary(), "--solver", backend.info.id, *flags, "-c",
-                                  *files, str(tmp / "data.json"), "--fzn", str(fzn),
-                                  "--ozn", os.devnull], on_parent_death="TERM")
+            proc = processes.run_minizinc([_minizinc_binary(), "--solver", backend.info.id,
+                                           *flags, "-c", *files, str(tmp / "data.json"),
+                                           "--fzn", str(fzn), "--ozn", os.devnull])
             if proc.returncode != 0:
                 raise ModelError(f"model error in puzzle '{ptype.name}': {_first_line(proc.stderr)}")
             stdout = proc.stdout

@@ -989,7 +989,7 @@ def main(argv: list[str] | None = None) -> None:
     command line parser's (exit 2), and one that is a bug of ours (exit 1, with the
     traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). SIGTERM and SIGHUP unwind like
     Ctrl-C; folders left by killed runs are swept."""
-    processes.handle_termination()
+    processes.handle_signals()
     processes.sweep_temp_dirs()
     try:
         code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)

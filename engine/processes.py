@@ -1,26 +1,32 @@
 """Child processes and temporary folders that never outlive the command.
 
-Every process the engine starts dies with the process that started it, link by link:
+Every process the engine starts dies with the process that started it:
 
-* A solver or ``minizinc`` run is started through util-linux's ``setpriv --pdeathsig``
-  (``guarded``), so the kernel signals it when its parent dies, however the parent dies
-  (SIGKILL included). Solvers get SIGKILL; ``minizinc`` gets SIGTERM, on which it ends
-  its own solver's process group. ``setpriv`` execs the program, so this costs one small
-  exec (about 0.3 ms), not a ``preexec_fn`` fork of the whole Python process (about 4 ms
-  measured, against runs of about 4 ms each for a 9x9 check).
-* A worker process (``gen --workers``) asks for SIGKILL on its parent's death itself
-  (``die_with_parent``), through ``prctl``, and checks that its parent is still the one
-  that started it (the parent may have died before the request).
-* The command turns SIGTERM and SIGHUP into ``Terminated`` (a ``KeyboardInterrupt``), so
-  that an interrupt of any kind unwinds the same way: workers killed, files closed,
-  temporary folders removed.
+* **Solver runs** (``run_solver``) join one process group per engine process, led by a
+  *keeper*: a ``/bin/sh`` that blocks reading a pipe from this process. When this process
+  ends, however it ends (SIGKILL included), the pipe closes, and the keeper kills the
+  whole group, itself with it. Joining a group is a ``setpgid`` in the child, done by
+  ``subprocess`` in C, so a solver run costs nothing more (measured, benchmarks/
+  bench_guard.py; ``setpriv --pdeathsig`` per run cost 1.2 ms of a 2 ms start, 22% of a
+  9x9 puzzle). The group is not the terminal's, so Ctrl-C does not reach the solvers: the
+  command's signal handlers (``handle_signals``) kill the group first, then unwind.
+* **MiniZinc runs** (``run_minizinc``, ``guarded_executable``) start through util-linux's
+  ``setpriv --pdeathsig TERM``: the kernel sends SIGTERM when this process dies, and
+  MiniZinc then ends its own solver's process group. They are few (a compile per model,
+  a whole solve in ``solve`` and ``check``), so setpriv's exec costs nothing that shows.
+* **Worker processes** (``gen --workers``) ask for SIGKILL on their parent's death
+  themselves (``die_with_parent``, through ``prctl``), and check that their parent is
+  still the one that started them. A worker's own solvers then die with its keeper.
+
+So the chain unwinds link by link: the command, its workers, their keepers and solvers,
+MiniZinc and its solver. SIGTERM and SIGHUP unwind like Ctrl-C (``Terminated``).
 
 A temporary folder is named ``puzzle-engine-<pid>-...`` after the process that made it.
 One left by a process that was killed outright is swept at the next start
-(``sweep_temp_dirs``), once no process of that number is alive.
+(``sweep_temp_dirs``), once no process of that number runs.
 
-Where ``setpriv`` or ``prctl`` is missing (not Linux), programs run unguarded and a
-SIGKILL of the parent can orphan them until their own time limit.
+Where ``setpriv`` or ``prctl`` is missing (not Linux), MiniZinc runs unguarded and a
+worker orphaned by SIGKILL runs on until its puzzle is done.
 """
 from __future__ import annotations
 
@@ -35,6 +41,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -56,47 +63,86 @@ def exit_code(interrupt: KeyboardInterrupt) -> int:
     return getattr(interrupt, "exit_code", 128 + signal.SIGINT)
 
 
-def _raise_terminated(signum, frame):  # noqa: ARG001 - a signal handler's signature
+def _on_signal(signum, frame):  # noqa: ARG001 - a signal handler's signature
+    kill_solvers()
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Terminated(signum)
 
 
-def handle_termination() -> None:
-    """Make SIGTERM and SIGHUP raise ``Terminated`` in the main thread."""
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _raise_terminated)
+def handle_signals() -> None:
+    """In the main thread of a command: Ctrl-C, SIGTERM and SIGHUP kill this process's
+    solvers at once (they run in a group of their own, which the terminal's Ctrl-C does
+    not reach), then raise ``KeyboardInterrupt`` (``Terminated`` for the other two)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
 
 
+# -- solver runs: one process group, ended by a keeper ---------------------------------
+#: Blocks until its stdin (a pipe from this process) closes, then kills its own group.
+_KEEPER = "read _; kill -s KILL 0"
+_keeper: subprocess.Popen | None = None
+_keeper_lock = threading.Lock()
+
+
+def _solver_group() -> int | None:
+    """The process group of this process's solver runs (its keeper's pid), started at the
+    first run and again if it died; None where there are no process groups."""
+    global _keeper
+    if os.name != "posix":
+        return None
+    with _keeper_lock:
+        if _keeper is None or _keeper.poll() is not None:
+            # The keeper's own group, outside the terminal's: only kill_solvers or this
+            # process's end stops it. Our end of the pipe is not inherited by children.
+            _keeper = subprocess.Popen(["/bin/sh", "-c", _KEEPER], stdin=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       process_group=0)
+        return _keeper.pid
+
+
+def kill_solvers() -> None:
+    """Kill every solver this process runs now (the next run starts a new group)."""
+    global _keeper
+    with _keeper_lock:
+        if _keeper is not None and _keeper.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(_keeper.pid, signal.SIGKILL)
+            _keeper.wait()
+        _keeper = None
+
+
+def run_solver(argv: Sequence[str], timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Run a solver, text output captured. It dies with this process; on a time-out or an
+    interrupt it is killed before this returns (``subprocess.TimeoutExpired`` or the
+    interrupt propagates)."""
+    return subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
+                          process_group=_solver_group())
+
+
+# -- MiniZinc runs: setpriv --pdeathsig TERM --------------------------------------------
 @functools.lru_cache(maxsize=1)
 def _setpriv() -> str | None:
     path = shutil.which("setpriv")
     if path is None:
         return None
-    probe = subprocess.run([path, "--pdeathsig", "KILL", "--", "true"], capture_output=True)
+    probe = subprocess.run([path, "--pdeathsig", "TERM", "--", "true"], capture_output=True)
     return path if probe.returncode == 0 else None
 
 
-def guarded(argv: Sequence[str], on_parent_death: str = "KILL") -> list[str]:
-    """``argv`` started so that it receives ``on_parent_death`` (a signal name) when the
-    thread that starts it exits (``subprocess.run`` waits in that thread)."""
+def run_minizinc(argv: Sequence[str]) -> subprocess.CompletedProcess:
+    """Run ``minizinc`` (text output captured) so that it is sent SIGTERM when the thread
+    that started it exits (``subprocess.run`` waits in that thread); MiniZinc then ends
+    the solver it runs."""
     setpriv = _setpriv()
-    if setpriv is None:
-        return list(argv)
-    return [setpriv, "--pdeathsig", on_parent_death, "--", *argv]
-
-
-def run(argv: Sequence[str], *, on_parent_death: str = "KILL", timeout: float | None = None,
-        ) -> subprocess.CompletedProcess:
-    """``subprocess.run`` of a guarded program, text output captured. On a time-out or an
-    interrupt the program is killed before this returns (``subprocess.TimeoutExpired``
-    or the interrupt propagates)."""
-    return subprocess.run(guarded(argv, on_parent_death), capture_output=True, text=True,
-                          timeout=timeout)
+    guard = [setpriv, "--pdeathsig", "TERM", "--"] if setpriv else []
+    return subprocess.run([*guard, *argv], capture_output=True, text=True)
 
 
 def guarded_executable(program: str) -> Path:
-    """An executable script that runs ``program`` guarded with SIGTERM on parent death,
-    for a library that takes the path of a program to start (minizinc-python's driver).
-    It lives in this process's temporary folder."""
+    """An executable script that runs ``program`` as ``run_minizinc`` does, for a library
+    that takes the path of a program to start (minizinc-python's driver). It lives in
+    this process's temporary folder."""
     setpriv = _setpriv()
     if setpriv is None:
         return Path(program)
@@ -107,6 +153,7 @@ def guarded_executable(program: str) -> Path:
     return script
 
 
+# -- worker processes and temporary folders ----------------------------------------------
 def die_with_parent(parent: int) -> None:
     """In a worker process: be killed when ``parent`` dies; exit now if it already has."""
     if sys.platform.startswith("linux"):

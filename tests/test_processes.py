@@ -95,6 +95,7 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
         running_solvers(proc, 2)
         before = session(proc.pid)
         assert sum("spawn_main" in c for c in before) == 2, before  # the two workers
+        assert sum("read _; kill" in c for c in before) == 2, before  # and their keepers
         assert any("resource_tracker" in c for c in before), before
         (os.killpg if to_group else os.kill)(proc.pid, sig)
         took = wait_for(lambda: not session(proc.pid), 10)
@@ -116,14 +117,28 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
     assert all(json.loads(line)["seed"] == 1 + i for i, line in enumerate(kept.splitlines()))
 
 
-def test_a_killed_single_process_leaves_no_solver(tmp_path):
-    """Without workers the solvers are the command's own children."""
-    proc = start([str(CLI), *BATCH[:-2]], tmp_path)
+@pytest.mark.parametrize("sig, to_group", [
+    (signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False)])
+def test_a_killed_engine_leaves_no_solver(tmp_path, sig, to_group):
+    """A solver run that would take minutes, in a process set up as the command is
+    (``handle_signals``): its solver runs in a process group of its own, which the
+    terminal's Ctrl-C does not reach, so the engine ends it, or its keeper does."""
+    script = tmp_path / "long_check.py"
+    script.write_text(
+        "from puzzle_engine import processes\n"
+        "from puzzle_engine.backend import Backend\n"
+        "from puzzle_engine.types import PuzzleType\n"
+        "processes.handle_signals()\n"
+        f"t = PuzzleType(name='pigeons', models=({PIGEONS!r},), decision='x',\n"
+        "               shape=lambda p: (1, 14))\n"
+        "Backend('gecode', time_limit=600).compile(t, {'n': 14}).count((0,) * 14, 1)\n")
+    proc = start([sys.executable, str(script)], tmp_path)
     try:
         running_solvers(proc)
-        os.kill(proc.pid, signal.SIGKILL)
+        (os.killpg if to_group else os.kill)(proc.pid, sig)
         took = wait_for(lambda: not session(proc.pid), 10)
-        assert session(proc.pid) == [], f"still running {took:.1f} s after SIGKILL"
+        assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
+        assert took < 2.0
     finally:
         with_group_killed(proc)
 
