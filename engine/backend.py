@@ -119,7 +119,7 @@ def default_check_flags(info: SolverInfo) -> tuple[str, ...]:
     search with activity-based search, and CP-SAT, which uses its own search); else none
     (Gecode's checks keep the model's search: its ``-f`` and restarts did not help).
     Chuffed's other searches measured worse: ``--vsids`` took 150 s, against 0.16 s, to
-    find a second solution of an empty 6x6 Fillomino board, and
+    find a second solution of an empty 6x6 board of one built-in type, and
     ``--switch-to-vsids-after`` answered "unique" for a 16x16 board that is not
     (docs/solvers.md)."""
     return ("-f",) if "lcg" in info.tags and "-f" in info.std_flags else ()

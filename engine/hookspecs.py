@@ -46,7 +46,7 @@ def puzzle_choose_square(puzzle_type, params, board, candidates, rng, solution):
     :param candidates: the indices not yet tried, all non-empty, never empty itself.
     :param rng: a ``random.Random``.
     :param solution: the full board the puzzle is emptied from (a rule may depend on it,
-        e.g. Fillomino's "every region keeps a given").
+        e.g. "every region of the solution keeps a given").
 
     Must return one of ``candidates``. The host's default picks uniformly at random.
     """
