@@ -158,6 +158,7 @@ class Backend:
         stderr, exit code)``, or None on a time-out. CP-SAT runs in this process (starting
         it as a program costs half a second, more than most checks), with the same
         output; its time limit is its own ``-t``."""
+        processes.check_stopping()
         if self.info.id == cpsat.SOLVER_ID:
             limit = ["-t", str(max(1, round(self.time_limit * 1000)))] if self.time_limit else []
             return cpsat.run_file(path, [*args, *limit])
@@ -195,7 +196,9 @@ class Backend:
                                          model, driver=driver)
             for key, value in data.items():
                 instance[key] = value
-            limit = timedelta(seconds=self.time_limit) if self.time_limit else None
+            # At least 1 ms: MiniZinc reads a limit that rounds to 0 ms as no limit at all.
+            limit = timedelta(milliseconds=max(1, round(self.time_limit * 1000))) \
+                if self.time_limit else None
             result = instance.solve(nr_solutions=nr_solutions, time_limit=limit,
                                     free_search=self.free_search)
         except MiniZincError as exc:

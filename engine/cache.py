@@ -17,3 +17,15 @@ def replace_atomically(path: Path, fill: Callable[[Path], None]) -> None:
     part = path.with_name(f"{path.name}.{os.getpid()}.part")
     fill(part)
     os.replace(part, path)
+
+
+def write_if_changed(path: Path, text: str, mode: int) -> None:
+    """Write ``text`` to ``path`` with permissions ``mode``, atomically, unless the file
+    already holds it (a script or configuration that other processes may be reading)."""
+    if path.is_file() and path.read_text() == text:
+        return
+
+    def fill(part: Path) -> None:
+        part.write_text(text)
+        part.chmod(mode)
+    replace_atomically(path, fill)

@@ -30,12 +30,14 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .cache import cache_root, replace_atomically
+from . import processes
+from .cache import cache_root, write_if_changed
 
 SOLVER_ID = "org.puzzle-engine.cp-sat"
 STD_FLAGS = ("-a", "-f", "-n", "-p", "-r", "-s", "-t")
@@ -749,6 +751,33 @@ def _render(t: Translation, value, boolean_value) -> str:
     return "\n".join(lines + ["----------"]) + "\n"
 
 
+def _run(solver, model, callback):
+    """``solver.solve(model, callback)``, stopped at once when the command is interrupted.
+    Python runs a signal handler only in the main thread and only between bytecodes, so a
+    solve called from the main thread runs in a thread of its own while the main thread
+    waits, ready to handle the signal."""
+    with processes.on_stop(solver.stop_search):
+        if threading.current_thread() is not threading.main_thread():
+            return solver.solve(model, callback)
+        result: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                result["status"] = solver.solve(model, callback)
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
+                result["error"] = exc
+        thread = threading.Thread(target=work, name="cp-sat", daemon=True)
+        thread.start()
+        try:
+            thread.join()
+        except BaseException:
+            solver.stop_search()  # an interrupt without the command's handlers
+            raise
+        if "error" in result:
+            raise result["error"]
+        return result["status"]
+
+
 def solve(text: str, opts: Options) -> str:
     """Run FlatZinc ``text`` and return what a FlatZinc solver prints."""
     t = Translation(parse(text))
@@ -767,6 +796,9 @@ def solve(text: str, opts: Options) -> str:
     p.symmetry_level = 0
     p.cp_model_probing_level = 0
     p.random_seed = opts.seed
+    # CP-SAT would take Ctrl-C for itself and end the search as if its time were up, so
+    # that an interrupt turned into a time-out; the command stops it instead (_run).
+    p.catch_sigint_signal = False
     if opts.time_limit is not None:
         p.max_time_in_seconds = max(opts.time_limit, 0.001)
     if t.search and not opts.free:
@@ -795,7 +827,7 @@ def solve(text: str, opts: Options) -> str:
     printer = Printer()
     if enumerate_:
         p.enumerate_all_solutions = True
-    status = solver.solve(model, printer if (enumerate_ or opts.all_solutions) else None)
+    status = _run(solver, model, printer if (enumerate_ or opts.all_solutions) else None)
     name = solver.status_name(status)
     if not (enumerate_ or opts.all_solutions) and name in ("OPTIMAL", "FEASIBLE"):
         out.append(_render(t, solver.value, solver.boolean_value))
@@ -887,8 +919,8 @@ def register() -> Path | None:
         config["executable"] = str(wrapper)
         try:
             where.mkdir(parents=True, exist_ok=True)
-            _write(wrapper, f'#!/bin/sh\nexec "{sys.executable}" -m puzzle_engine.cpsat "$@"\n', 0o755)
-            _write(where / "cp-sat.msc", json.dumps(config, indent=2) + "\n", 0o644)
+            write_if_changed(wrapper, f'#!/bin/sh\nexec "{sys.executable}" -m puzzle_engine.cpsat "$@"\n', 0o755)
+            write_if_changed(where / "cp-sat.msc", json.dumps(config, indent=2) + "\n", 0o644)
         except OSError:
             continue
         paths = [p for p in os.environ.get("MZN_SOLVER_PATH", "").split(os.pathsep) if p]
@@ -896,16 +928,6 @@ def register() -> Path | None:
             os.environ["MZN_SOLVER_PATH"] = os.pathsep.join([str(where), *paths])
         return where
     return None
-
-
-def _write(path: Path, text: str, mode: int) -> None:
-    if path.is_file() and path.read_text() == text:
-        return
-
-    def fill(part: Path) -> None:
-        part.write_text(text)
-        part.chmod(mode)
-    replace_atomically(path, fill)
 
 
 if __name__ == "__main__":

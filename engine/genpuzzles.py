@@ -11,12 +11,12 @@ import random
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from contextlib import nullcontext
+from contextlib import contextmanager
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import __version__
+from . import __version__, processes
 from .backend import Backend, CompiledModel, SolveResult
 from .errors import PluginError, PuzzleEngineError, PuzzleInputError, SolverError
 from .plugins import Host
@@ -59,8 +59,6 @@ class Puzzle:
     seconds: float
     minimal: bool
     unknown: int = 0        # checks that timed out (counted as not removable)
-    checks: int = field(default=0, repr=False)    # solver checks run (not in the record)
-    timeouts: int = field(default=0, repr=False)  # of them, those that timed out
     level: Hashable = None
     options: dict[str, Any] = field(default_factory=dict)
     variant: int | None = None  # k for the k-th transformed variant of the puzzle with `seed`
@@ -113,11 +111,8 @@ class Checker:
         self._model = model
         self.full = tuple(full)
         self.unknown = 0
-        self.checks = 0     # solver runs, and of them
-        self.timeouts = 0   # those that timed out
         self._unique: list[frozenset[int]] = [frozenset()]  # empty squares of proven-unique boards
         self._others: list[tuple[frozenset[int], int]] = []  # (empty squares, solutions found)
-        self._lock = threading.Lock()
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         """Solutions of ``board`` that differ from the full board, up to ``limit``, and
@@ -130,7 +125,6 @@ class Checker:
         base = next(u for u in reversed(self._unique) if u <= empty)
         at = sorted(empty - base)
         found, definite = self._model(board).count(board, limit, differs=self.full, differs_at=at)
-        self._ran(definite)
         if definite and found == 0:
             self._unique.append(empty)
         elif found:
@@ -157,7 +151,6 @@ class Checker:
                 stages.setdefault(i, j)
         last = boards[known - 1]
         run = self._model(last).run(last, differs=self.full, stages=stages)
-        self._ran(run.complete)
         if not run.complete:
             return None, False
         if run.stage is None:
@@ -167,11 +160,6 @@ class Checker:
             self._unique.append(empties[run.stage - 1])
         self._others.append((empties[run.stage], 1))
         return run.stage, True
-
-    def _ran(self, definite: bool) -> None:
-        with self._lock:  # checks may run in threads (--probes)
-            self.checks += 1
-            self.timeouts += not definite
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         """True when ``board`` has at most ``k`` solutions; False when it has more or when
@@ -456,7 +444,7 @@ class Engine:
         # round, and its answer lands in ``known`` and the checker's memory either way.
         inflight: dict[tuple[Board, int], Future] = {}
 
-        with ThreadPoolExecutor(options.probes) if options.probes > 1 else nullcontext() as pool:
+        with self._probe_pool(options.probes) as pool:
             while len(tested) < n:
                 # 1. Speculate.
                 # (index, trial, rng state after the choice, open questions, verdict, questions)
@@ -535,6 +523,26 @@ class Engine:
         return board, tested
 
     @staticmethod
+    @contextmanager
+    def _probe_pool(probes: int):
+        """The threads of ``--probes`` (None for one). An interrupt, or any error, drops
+        the checks not started and kills the solvers of those under way, so that it ends
+        the loop at once (the threads' solvers run in a group the terminal's Ctrl-C does
+        not reach: engine/processes.py)."""
+        if probes <= 1:
+            yield None
+            return
+        pool = ThreadPoolExecutor(probes)
+        try:
+            yield pool
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            processes.kill_solvers()
+            raise
+        finally:
+            pool.shutdown(wait=True)
+
+    @staticmethod
     def _resolve_refusals(steps, inflight, known, speculate, options, verdict_of) -> int | None:
         """The first of the speculated refusals ``steps`` whose verdict was guessed wrong
         (None: none), taking the steps in order as their checks finish. While the next
@@ -600,8 +608,7 @@ class Engine:
                         solver_calls=self.backend.calls - calls0,
                         seconds=time.perf_counter() - start,
                         minimal=len(tested) == n and checker.unknown == 0,
-                        unknown=checker.unknown, checks=checker.checks,
-                        timeouts=checker.timeouts, level=complexity.level(ptype, params, grid),
+                        unknown=checker.unknown, level=complexity.level(ptype, params, grid),
                         options={**options.to_json(), "free_search": self.backend.free_search,
                                  "check_flags": list(self.backend.check_flags)})
         variants = []

@@ -7,9 +7,10 @@ Every process the engine starts dies with the process that started it:
   ends, however it ends (SIGKILL included), the pipe closes, and the keeper kills the
   whole group, itself with it. Joining a group is a ``setpgid`` in the child, done by
   ``subprocess`` in C, so a solver run costs nothing more (measured, benchmarks/
-  bench_guard.py; ``setpriv --pdeathsig`` per run cost 1.2 ms of a 2 ms start, 22% of a
-  9x9 puzzle). The group is not the terminal's, so Ctrl-C does not reach the solvers: the
-  command's signal handlers (``handle_signals``) kill the group first, then unwind.
+  bench_guard.py; ``setpriv --pdeathsig`` per run cost 1.1 ms of a 2 ms start, a quarter
+  of a 9x9 puzzle). The group is not the terminal's, so Ctrl-C does not reach the
+  solvers: the command's signal handlers (``handle_signals``) kill the group, stop any
+  in-process solve (``on_stop``), and unwind; no solver starts after that.
 * **MiniZinc runs** (``run_minizinc``, ``guarded_executable``) start through util-linux's
   ``setpriv --pdeathsig TERM``: the kernel sends SIGTERM when this process dies, and
   MiniZinc then ends its own solver's process group. They are few (a compile per model,
@@ -19,11 +20,14 @@ Every process the engine starts dies with the process that started it:
   still the one that started them. A worker's own solvers then die with its keeper.
 
 So the chain unwinds link by link: the command, its workers, their keepers and solvers,
-MiniZinc and its solver. SIGTERM and SIGHUP unwind like Ctrl-C (``Terminated``).
+MiniZinc and its solver. SIGTERM and SIGHUP unwind like Ctrl-C (``Terminated``), except
+where the command was started with them ignored (``nohup``).
 
-A temporary folder is named ``puzzle-engine-<pid>-...`` after the process that made it.
-One left by a process that was killed outright is swept at the next start
-(``sweep_temp_dirs``), once no process of that number runs.
+A temporary folder (``temp_root``, ``puzzle-engine-<pid>-...``) holds a lock file that
+its process keeps locked while it runs. One left by a process that was killed outright
+is swept at the next start (``sweep_temp_dirs``): a folder of this user's whose lock can
+be taken has no live owner, whatever the process ids of another PID namespace sharing
+the folder.
 
 Where ``setpriv`` or ``prctl`` is missing (not Linux), MiniZinc runs unguarded and a
 worker orphaned by SIGKILL runs on until its puzzle is done.
@@ -32,21 +36,25 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import functools
 import os
 import re
+import shlex
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .cache import write_if_changed
+
 PREFIX = "puzzle-engine-"
-_OWNED = re.compile(rf"^{re.escape(PREFIX)}(\d+)-")
+_OWNED = re.compile(rf"^{re.escape(PREFIX)}\d+-")
+_LOCK = ".owner.lock"
 _PR_SET_PDEATHSIG = 1
 
 
@@ -58,13 +66,31 @@ class Terminated(KeyboardInterrupt):
         self.exit_code = 128 + signum
 
 
-def exit_code(interrupt: KeyboardInterrupt) -> int:
+class Stopped(Exception):
+    """A solver run asked for after the command was interrupted."""
+
+
+def exit_code(interrupt: BaseException) -> int:
     """The conventional exit status for an interrupt: 130 for Ctrl-C, 143 for SIGTERM."""
     return getattr(interrupt, "exit_code", 128 + signal.SIGINT)
 
 
+# -- signals ------------------------------------------------------------------------------
+_stopping = False
+_group = 0        # the solver group's id (its keeper's pid), read by the signal handler
+_stoppers: set[Callable[[], None]] = set()  # stop an in-process solve (CP-SAT)
+
+
 def _on_signal(signum, frame):  # noqa: ARG001 - a signal handler's signature
-    kill_solvers()
+    """Takes no lock (it may run while this thread holds one): mark the command as
+    stopping, kill the solver group, stop in-process solves, and unwind."""
+    global _stopping
+    _stopping = True
+    if _group:
+        with contextlib.suppress(OSError):
+            os.killpg(_group, signal.SIGKILL)
+    for stop in list(_stoppers):
+        stop()
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum)
@@ -72,10 +98,31 @@ def _on_signal(signum, frame):  # noqa: ARG001 - a signal handler's signature
 
 def handle_signals() -> None:
     """In the main thread of a command: Ctrl-C, SIGTERM and SIGHUP kill this process's
-    solvers at once (they run in a group of their own, which the terminal's Ctrl-C does
-    not reach), then raise ``KeyboardInterrupt`` (``Terminated`` for the other two)."""
+    solvers at once, then raise ``KeyboardInterrupt`` (``Terminated`` for the other two).
+    A signal the command was started with ignored (``nohup``, a background job) stays
+    ignored."""
+    global _stopping
+    _stopping = False
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _on_signal)
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _on_signal)
+
+
+@contextlib.contextmanager
+def on_stop(stop: Callable[[], None]):
+    """Within this block, an interrupt of the command calls ``stop()`` (from the signal
+    handler: it must be safe to call from there, and quick)."""
+    _stoppers.add(stop)
+    try:
+        yield
+    finally:
+        _stoppers.discard(stop)
+
+
+def check_stopping() -> None:
+    """Raise ``Stopped`` once the command has been interrupted."""
+    if _stopping:
+        raise Stopped("interrupted")
 
 
 # -- solver runs: one process group, ended by a keeper ---------------------------------
@@ -88,7 +135,7 @@ _keeper_lock = threading.Lock()
 def _solver_group() -> int | None:
     """The process group of this process's solver runs (its keeper's pid), started at the
     first run and again if it died; None where there are no process groups."""
-    global _keeper
+    global _keeper, _group
     if os.name != "posix":
         return None
     with _keeper_lock:
@@ -98,26 +145,45 @@ def _solver_group() -> int | None:
             _keeper = subprocess.Popen(["/bin/sh", "-c", _KEEPER], stdin=subprocess.PIPE,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                        process_group=0)
+            _group = _keeper.pid
         return _keeper.pid
 
 
 def kill_solvers() -> None:
-    """Kill every solver this process runs now (the next run starts a new group)."""
-    global _keeper
+    """Kill every solver this process runs now (not from a signal handler: it takes a
+    lock; the handler kills the group itself)."""
+    global _keeper, _group
     with _keeper_lock:
         if _keeper is not None and _keeper.poll() is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(_keeper.pid, signal.SIGKILL)
             _keeper.wait()
-        _keeper = None
+        _keeper, _group = None, 0
 
 
 def run_solver(argv: Sequence[str], timeout: float | None = None) -> subprocess.CompletedProcess:
-    """Run a solver, text output captured. It dies with this process; on a time-out or an
-    interrupt it is killed before this returns (``subprocess.TimeoutExpired`` or the
-    interrupt propagates)."""
-    return subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
-                          process_group=_solver_group())
+    """Run a solver, text output captured, stdin empty. It dies with this process; on a
+    time-out or an interrupt it is killed before this returns (``TimeoutExpired`` or the
+    interrupt propagates). After an interrupt no solver starts (``Stopped``)."""
+    check_stopping()
+    group = _solver_group()
+    try:
+        return subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, process_group=group)
+    except PermissionError:  # the group died between the two calls (an interrupt)
+        check_stopping()
+        raise
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has no keeper of its own, and must not hold the parent's keeper's
+    pipe open (the keeper would then outlive the parent)."""
+    global _keeper, _keeper_lock, _group
+    if _keeper is not None and _keeper.stdin is not None:
+        with contextlib.suppress(OSError):
+            os.close(_keeper.stdin.fileno())
+    _keeper, _keeper_lock, _group = None, threading.Lock(), 0
+    temp_root.cache_clear()
 
 
 # -- MiniZinc runs: setpriv --pdeathsig TERM --------------------------------------------
@@ -131,12 +197,13 @@ def _setpriv() -> str | None:
 
 
 def run_minizinc(argv: Sequence[str]) -> subprocess.CompletedProcess:
-    """Run ``minizinc`` (text output captured) so that it is sent SIGTERM when the thread
-    that started it exits (``subprocess.run`` waits in that thread); MiniZinc then ends
-    the solver it runs."""
+    """Run ``minizinc`` (text output captured, stdin empty) so that it is sent SIGTERM
+    when the thread that started it exits (``subprocess.run`` waits in that thread);
+    MiniZinc then ends the solver it runs."""
     setpriv = _setpriv()
     guard = [setpriv, "--pdeathsig", "TERM", "--"] if setpriv else []
-    return subprocess.run([*guard, *argv], capture_output=True, text=True)
+    return subprocess.run([*guard, *argv], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL)
 
 
 def guarded_executable(program: str) -> Path:
@@ -147,15 +214,15 @@ def guarded_executable(program: str) -> Path:
     if setpriv is None:
         return Path(program)
     script = temp_root() / f"guarded-{Path(program).name}"
-    if not script.exists():
-        script.write_text(f'#!/bin/sh\nexec "{setpriv}" --pdeathsig TERM -- "{program}" "$@"\n')
-        script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    write_if_changed(script, f"#!/bin/sh\nexec {shlex.quote(setpriv)} --pdeathsig TERM -- "
+                             f'{shlex.quote(program)} "$@"\n', 0o700)
     return script
 
 
-# -- worker processes and temporary folders ----------------------------------------------
+# -- worker processes -------------------------------------------------------------------
 def die_with_parent(parent: int) -> None:
-    """In a worker process: be killed when ``parent`` dies; exit now if it already has."""
+    """In a worker process: be killed when ``parent`` dies (strictly: when the thread of
+    ``parent`` that started this process ends); exit now if it already has."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -163,12 +230,20 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+# -- temporary folders --------------------------------------------------------------------
+_held: list[int] = []  # the descriptors that hold this process's folder locks
+
+
 @functools.lru_cache(maxsize=1)
 def temp_root() -> Path:
-    """This process's own temporary folder (``puzzle-engine-<pid>-...``), removed when the
-    process exits normally or is interrupted, and swept by a later start otherwise."""
+    """This process's own temporary folder (``puzzle-engine-<pid>-...``), locked while the
+    process runs, removed when it exits normally or is interrupted, and swept by a later
+    start otherwise."""
     import atexit
     path = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+    fd = os.open(path / _LOCK, os.O_CREAT | os.O_RDWR, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _held.append(fd)
     atexit.register(shutil.rmtree, path, ignore_errors=True)
     return path
 
@@ -178,18 +253,22 @@ def temp_dir() -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(dir=temp_root())
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
-    with contextlib.suppress(OSError, IndexError):
-        stat_line = Path(f"/proc/{pid}/stat").read_text()
-        return stat_line[stat_line.rindex(")") + 2] != "Z"
+def _abandoned(folder: Path) -> bool:
+    """Whether ``folder`` is one of this user's whose owner no longer runs: its lock
+    file exists and can be locked (a live owner holds it)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        if folder.is_symlink() or not folder.is_dir() or folder.stat().st_uid != os.getuid():
+            return False
+        fd = os.open(folder / _LOCK, os.O_RDWR | os.O_NOFOLLOW)
+    except OSError:  # no lock file: not ours, or its owner is just creating it
         return False
-    except PermissionError:  # another user's process
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return True
-    return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def sweep_temp_dirs(where: Path | None = None) -> int:
@@ -198,8 +277,11 @@ def sweep_temp_dirs(where: Path | None = None) -> int:
     removed = 0
     with contextlib.suppress(OSError):
         for entry in where.iterdir():
-            m = _OWNED.match(entry.name)
-            if m and not _alive(int(m.group(1))) and entry.is_dir() and not entry.is_symlink():
+            if _OWNED.match(entry.name) and _abandoned(entry):
                 shutil.rmtree(entry, ignore_errors=True)
                 removed += 1
     return removed
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -32,11 +32,15 @@ from typing import Any
 
 from . import processes
 from .backend import Backend
-from .errors import PuzzleEngineError
+from .errors import SolverError
 from .genpuzzles import Engine, GenOptions, GenResult
 from .plugins import get_host
 
 _state: dict[str, Any] = {}
+
+
+class WorkerError(SolverError):
+    """A worker process of ``gen --workers`` died."""
 
 PIN_ENV = "PUZZLE_ENGINE_PIN_WORKERS"
 
@@ -76,7 +80,9 @@ def _generate(params: dict[str, Any], seed: int, options: GenOptions) -> GenResu
 def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options: GenOptions,
                   seeds: range, workers: int) -> Iterator[GenResult]:
     """The results for ``seeds``, in order, made by ``workers`` processes. Stopping the
-    iteration (or an interrupt) cancels the puzzles not started yet."""
+    iteration (or an interrupt) kills the workers and drops the puzzles not started. The
+    workers die with the thread that started them (``prctl``'s parent-death signal is a
+    thread's), so call this from a thread that outlives the batch, as the main one does."""
     backend = engine.backend
     context = multiprocessing.get_context("spawn")
     pin = cpus_to_pin(workers)
@@ -94,15 +100,16 @@ def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options: 
         pending: collections.deque = collections.deque()
         todo = iter(seeds)
         while True:
-            while len(pending) < 2 * workers and (seed := next(todo, None)) is not None:
-                pending.append(pool.submit(_generate, params, seed, options))
-            if not pending:
-                break
             try:
-                yield pending.popleft().result()
+                while len(pending) < 2 * workers and (seed := next(todo, None)) is not None:
+                    pending.append(pool.submit(_generate, params, seed, options))
+                if not pending:
+                    break
+                result = pending.popleft().result()
             except BrokenProcessPool:
-                raise PuzzleEngineError("a worker process died (killed from outside?); the "
-                                        "puzzles finished before it are kept") from None
+                raise WorkerError("a worker process died, or could not start (killed from "
+                                  "outside?); the puzzles finished before it are kept") from None
+            yield result
         finished = True
     finally:
         if not finished:

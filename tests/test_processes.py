@@ -56,10 +56,17 @@ def children(pid: int, word: str) -> list[str]:
     return found
 
 
-def start(argv, tmp_path, **kwargs):
+def start(argv, tmp_path, ignore=()):
+    """``argv`` in a session of its own, with the default dispositions of the signals the
+    tests send (a test run started as a background job inherits SIGINT ignored), but for
+    those in ``ignore``."""
+    def dispositions():
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN if sig in ignore else signal.SIG_DFL)
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     return subprocess.Popen(argv, start_new_session=True, env=env, cwd=tmp_path, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=dispositions)
 
 
 def wait_for(condition, seconds: float) -> float:
@@ -117,28 +124,74 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
     assert all(json.loads(line)["seed"] == 1 + i for i, line in enumerate(kept.splitlines()))
 
 
-@pytest.mark.parametrize("sig, to_group", [
-    (signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False)])
-def test_a_killed_engine_leaves_no_solver(tmp_path, sig, to_group):
-    """A solver run that would take minutes, in a process set up as the command is
-    (``handle_signals``): its solver runs in a process group of its own, which the
-    terminal's Ctrl-C does not reach, so the engine ends it, or its keeper does."""
-    script = tmp_path / "long_check.py"
+def pigeons(tmp_path, call: str, handlers: bool = True):
+    """A process that runs one solve of minutes, ``Backend('gecode').CALL`` on the
+    pigeonhole model, set up as the command is (``handle_signals``) or as a library user's
+    program is; started, with its solver running."""
+    script = tmp_path / "pigeons.py"
     script.write_text(
         "from puzzle_engine import processes\n"
         "from puzzle_engine.backend import Backend\n"
         "from puzzle_engine.types import PuzzleType\n"
-        "processes.handle_signals()\n"
-        f"t = PuzzleType(name='pigeons', models=({PIGEONS!r},), decision='x',\n"
+        + ("processes.handle_signals()\n" if handlers else "")
+        + f"t = PuzzleType(name='pigeons', models=({PIGEONS!r},), decision='x',\n"
         "               shape=lambda p: (1, 14))\n"
-        "Backend('gecode', time_limit=600).compile(t, {'n': 14}).count((0,) * 14, 1)\n")
+        f"Backend('gecode', time_limit=600).{call}\n")
     proc = start([sys.executable, str(script)], tmp_path)
+    running_solvers(proc)
+    return proc
+
+
+def assert_all_end(proc, sig, to_group=False) -> None:
+    """Send ``sig`` (to the process group, like a terminal's Ctrl-C, with ``to_group``):
+    every process of the session ends within 2 s."""
+    (os.killpg if to_group else os.kill)(proc.pid, sig)
+    took = wait_for(lambda: not session(proc.pid), 10)
+    assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
+    assert took < 2.0
+
+
+@pytest.mark.parametrize("sig, to_group", [
+    (signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False)])
+def test_a_killed_engine_leaves_no_solver(tmp_path, sig, to_group):
+    """A compiled check: its solver runs in a process group of its own, which the
+    terminal's Ctrl-C does not reach, so the engine ends it, or its keeper does."""
+    proc = pigeons(tmp_path, "compile(t, {'n': 14}).count((0,) * 14, 1)")
+    try:
+        assert_all_end(proc, sig, to_group)
+    finally:
+        with_group_killed(proc)
+
+
+@pytest.mark.parametrize("probes", ["1", "2"])
+def test_ctrl_c_stops_an_in_process_cp_sat_search(tmp_path, probes):
+    """CP-SAT runs inside the engine. It must neither take Ctrl-C for itself (it would
+    end the search as a time-out, and the batch go on) nor hold the command until its
+    time limit: the command ends within 2 s with status 130, in the main thread's solve
+    (--probes 1) and in the probe threads' (--probes 2)."""
+    proc = start([str(CLI), "gen", "sudoku", "--size", "25", "--seed", "3", "--solver",
+                  "cp-sat", "--probes", probes, "--format", "line"], tmp_path)
+    try:
+        time.sleep(6)  # past start-up and the full board, into the checks
+        assert proc.poll() is None
+        os.killpg(proc.pid, signal.SIGINT)
+        took = wait_for(lambda: proc.poll() is not None and not session(proc.pid), 10)
+    finally:
+        with_group_killed(proc)  # before reading its output: a live writer never ends it
+    err = proc.stderr.read()
+    assert proc.returncode == 130, err
+    assert took < 2.0
+    assert "interrupted" in err
+
+
+def test_nohup_still_protects_a_batch(tmp_path):
+    """A command started with SIGHUP ignored (nohup) keeps ignoring it."""
+    proc = start([str(CLI), *BATCH], tmp_path, ignore=(signal.SIGHUP,))
     try:
         running_solvers(proc)
-        (os.killpg if to_group else os.kill)(proc.pid, sig)
-        took = wait_for(lambda: not session(proc.pid), 10)
-        assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
-        assert took < 2.0
+        os.kill(proc.pid, signal.SIGHUP)
+        time.sleep(1)
+        assert proc.poll() is None
     finally:
         with_group_killed(proc)
 
@@ -146,21 +199,11 @@ def test_a_killed_engine_leaves_no_solver(tmp_path, sig, to_group):
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_minizinc_and_its_solver_die_with_the_engine(tmp_path, sig):
     """A whole solve through minizinc-python is two processes deep (minizinc starts the
-    solver): both go."""
-    script = tmp_path / "hard.py"
-    script.write_text(
-        "from puzzle_engine.backend import Backend\n"
-        "from puzzle_engine.types import PuzzleType\n"
-        f"t = PuzzleType(name='pigeons', models=({PIGEONS!r},), decision='x',\n"
-        "               shape=lambda p: (1, 14))\n"
-        "Backend('gecode', time_limit=600).solve(t, {'n': 14})\n")
-    proc = start([sys.executable, str(script)], tmp_path)
+    solver), here in a program without the command's handlers: both go."""
+    proc = pigeons(tmp_path, "solve(t, {'n': 14})", handlers=False)
     try:
-        running_solvers(proc)
         assert any("minizinc" in c for c in session(proc.pid))
-        os.kill(proc.pid, sig)
-        took = wait_for(lambda: not session(proc.pid), 10)
-        assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
+        assert_all_end(proc, sig)
     finally:
         with_group_killed(proc)
 
@@ -181,14 +224,40 @@ def test_a_solver_run_ends_at_its_time_limit(host):
         model.close()
 
 
-def test_sweep_keeps_the_folders_of_live_processes(tmp_path):
-    mine = tmp_path / f"{processes.PREFIX}{os.getpid()}-abc"
-    dead = tmp_path / f"{processes.PREFIX}{2**22 + 7}-abc"  # above Linux's default pid_max
-    other = tmp_path / "puzzle-engine-notes"
-    for folder in (mine, dead, other):
-        folder.mkdir()
-    assert processes.sweep_temp_dirs(tmp_path) == 1
-    assert mine.is_dir() and other.is_dir() and not dead.exists()
+def test_sweep_removes_only_abandoned_folders(tmp_path):
+    """A folder is swept when its lock file can be locked (its owner is gone), whatever
+    its process number; a folder whose owner holds the lock, one without a lock file,
+    a link, and names not of ours are kept. Nothing in a name can crash the sweep."""
+    import fcntl
+
+    def folder(name, lock=True):
+        path = tmp_path / name
+        path.mkdir()
+        if lock:
+            (path / processes._LOCK).touch()
+        return path
+    live = folder(f"{processes.PREFIX}{os.getpid()}-live")
+    held = os.open(live / processes._LOCK, os.O_RDWR)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    dead = folder(f"{processes.PREFIX}{os.getpid()}-dead")  # a pid reused: the lock decides
+    huge = folder(f"{processes.PREFIX}{'9' * 20}-x")
+    bare = folder(f"{processes.PREFIX}123-bare", lock=False)
+    other = folder("puzzle-engine-notes")
+    link = tmp_path / f"{processes.PREFIX}1-link"
+    link.symlink_to(dead)
+    try:
+        assert processes.sweep_temp_dirs(tmp_path) == 2
+    finally:
+        os.close(held)
+    assert live.is_dir() and bare.is_dir() and other.is_dir() and link.is_symlink()
+    assert not dead.exists() and not huge.exists()
+
+
+def test_temp_root_is_locked_while_its_process_runs(tmp_path):
+    """This process's own folder is never swept while it runs."""
+    root = processes.temp_root()
+    assert (root / processes._LOCK).is_file()
+    assert processes.sweep_temp_dirs(root.parent) >= 0 and root.is_dir()
 
 
 def with_group_killed(proc) -> None:
