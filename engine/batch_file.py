@@ -9,40 +9,39 @@ else is a one-line error, and the file is left as it was.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import PuzzleInputError
+from .files import check_writable, read_text
 
 #: Fields every JSON record of ``gen`` carries (``Puzzle.to_json``).
 _RECORD_FIELDS = ("type", "params", "grid", "seed", "variant", "plugin", "engine_version")
 
 
-def check_writable(path: Path, option: str = "--out") -> None:
-    """Refuse, with the reason, an output path that cannot be written: a folder, a file
-    in a folder that does not exist, or a file without write permission."""
-    if path.is_dir():
-        raise PuzzleInputError(f"bad {option} {path}: it is a folder, not a file")
-    parent = path.parent
-    if not parent.is_dir():
-        raise PuzzleInputError(f"bad {option} {path}: the folder {parent} does not exist")
-    target = path if path.exists() else parent
-    if not os.access(target, os.W_OK):
-        what = "file" if target == path else "folder"
-        raise PuzzleInputError(f"bad {option} {path}: the {what} is not writable")
-
-
-def open_output(path: Path, append: bool):
-    """``path`` opened for writing (appending with ``append``), or a one-line error."""
+def open_output(path: Path):
+    """``path`` opened for appending (created if need be, nothing in it changed) and
+    locked against another command writing it at once, or a one-line error. Hold it while
+    the file is read back for ``--resume``, so that two runs never interleave."""
     check_writable(path)
     try:
-        return open(path, "a" if append else "w", encoding="utf-8")
+        handle = open(path, "a", encoding="utf-8")
     except OSError as exc:
         raise PuzzleInputError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise PuzzleInputError(f"{path} is being written by another puzzle-engine command; "
+                               "wait for it to end") from None
+    except OSError:  # a file that cannot be locked (some network file systems): go on
+        pass
+    return handle
 
 
 @dataclass
@@ -60,24 +59,17 @@ class Existing:
 
 
 def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
-                  check_line: Callable[[str], None]) -> Existing:
+                  check_line: Callable[[str], None], same: Mapping[str, Any] = {}) -> Existing:
     """The records in ``path`` (none if it does not exist), each checked to be a record
-    of a ``type_name`` batch with ``params``. ``check_line`` raises ``PuzzleInputError``
-    for a line-format line that is not such a puzzle. Changes nothing."""
+    of a ``type_name`` batch with ``params``, whose fields named in ``same`` (dotted:
+    ``options.max_solutions``) hold the values given there. ``check_line`` raises
+    ``PuzzleInputError`` for a line-format line that is not such a puzzle. Changes
+    nothing."""
     if not path.exists():
         return Existing()
     if path.is_dir():
         raise PuzzleInputError(f"bad --out {path}: it is a folder, not a file")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PuzzleInputError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise PuzzleInputError(f"{path}, line {line}: not UTF-8 text, so not a batch of "
-                               "puzzle-engine's; --resume leaves it untouched") from None
+    text = read_text(path, ", so not a batch of puzzle-engine's; --resume leaves it untouched")
     lines = text.split("\n")  # only a newline ends a record (not a form feed, say)
     last = lines.pop()
     wanted = json.loads(json.dumps(params))  # as a record holds them
@@ -85,7 +77,7 @@ def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
     for number, line in enumerate(lines, 1):
         where = f"{path}, line {number}"
         if fmt == "json":
-            found.records.append(_record(line, where, type_name, wanted))
+            found.records.append(_record(line, where, type_name, wanted, same))
         else:
             try:
                 check_line(line)
@@ -98,11 +90,12 @@ def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
             raise PuzzleInputError(f"{path}, line {len(lines) + 1}: ends without a newline and is "
                                    "not the start of one of this batch's records; --resume "
                                    "leaves the file untouched")
-        found.cut_at = len(data) - len(last.encode("utf-8"))
+        found.cut_at = len(text.encode("utf-8")) - len(last.encode("utf-8"))
     return found
 
 
-def _record(line: str, where: str, type_name: str, params: dict[str, Any]) -> dict[str, Any]:
+def _record(line: str, where: str, type_name: str, params: dict[str, Any],
+            same: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON record on ``line``, checked to belong to the batch being resumed."""
     untouched = "; --resume leaves the file untouched"
     try:
@@ -119,6 +112,13 @@ def _record(line: str, where: str, type_name: str, params: dict[str, Any]) -> di
                                f"{_options(params)}{untouched}")
     if not isinstance(record["seed"], int) or isinstance(record["seed"], bool):
         raise PuzzleInputError(f"{where}: field 'seed' is not a whole number{untouched}")
+    for key, expected in same.items():
+        value: Any = record
+        for part in key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if value != expected:
+            raise PuzzleInputError(f"{where}: made with {key} {json.dumps(value)}, this run's "
+                                   f"is {json.dumps(expected)}{untouched}")
     return record
 
 

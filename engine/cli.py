@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from . import __version__, batch_file, cpsat, processes
+from . import __version__, batch_file, cpsat, files, processes
 from .backend import Backend, default_check_flags, find_solver, installed_solvers
 from .config import resolve
 from .errors import PuzzleEngineError, PuzzleInputError
@@ -248,18 +248,27 @@ def gen(
         if complexity not in host.complexities:
             known = ", ".join(sorted([*host.complexities, DIFFICULTY]))
             raise PuzzleInputError(f"unknown complexity function '{complexity}' (known: {known})")
-        existing = _existing_batch(engine, ptype, params, out, fmt, resume)
+        # What decides the puzzles besides the seed, which a resumed batch must share.
+        same = {"solver": engine.backend.solver_id, "solver_version": engine.backend.info.version,
+                "plugin_version": ptype.plugin_version,
+                **{f"options.{k}": v for k, v in options.to_json().items() if k != "batch"}}
         if difficulty is not None:
-            done, seed = _resume_difficulty(out, fmt, existing, seed)
-        else:
-            done, seed = _resume_state(out, fmt, existing, seed, variants)
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-            err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
-        if existing is not None:
-            existing.drop_cut_line(out)
-        sink = batch_file.open_output(out, append=resume) if out else None
+            same.update({"difficulty.level": difficulty, "difficulty.grader": grader,
+                         "difficulty.model": judge.model.source})
+        if resume and (out is None or fmt == "text"):
+            raise PuzzleInputError("--resume needs --out FILE and --format json or line")
+        sink = batch_file.open_output(out) if out else None  # locked until the end
         try:
+            existing = _existing_batch(engine, ptype, params, out, fmt, resume, same)
+            if difficulty is not None:
+                done, seed = _resume_difficulty(out, fmt, existing, seed)
+            else:
+                done, seed = _resume_state(out, fmt, existing, seed, variants)
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**31)
+                err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
+            if existing is not None:
+                existing.drop_cut_line(out)
             if difficulty is not None:
                 _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out,
                                 judge, difficulty, attempts)
@@ -273,28 +282,28 @@ def gen(
                 judge.close()
 
 
-def _existing_batch(engine, ptype, params, out: Path | None, fmt: str, resume: bool):
+def _existing_batch(engine, ptype, params, out: Path | None, fmt: str, resume: bool,
+                    same: dict[str, Any]):
     """What ``--out`` holds (checked to be this batch's records, with ``--resume``), or
     None when there is nothing to go on from. Without ``--resume`` a file that holds
-    anything is refused, and an unwritable path is refused before any work."""
+    anything is refused."""
     if out is None:
-        if resume:
-            raise PuzzleInputError("--resume needs --out FILE and --format json or line")
         return None
-    batch_file.check_writable(out)
     if not resume:
-        if out.exists() and out.stat().st_size > 0:
+        if out.stat().st_size > 0:
             raise PuzzleInputError(f"{out} already exists and is not empty: pass --resume to go "
                                    "on with the batch it holds, or choose another file")
         return None
-    if fmt == "text":
-        raise PuzzleInputError("--resume needs --out FILE and --format json or line")
 
     def check_line(line: str) -> None:
+        """A line is ours when it reads as a puzzle of these options and is written back
+        the same (a hand-made line that merely parses is not)."""
         parsed = _parse(engine, ptype, params, line)
         if parsed.params != params:
             raise PuzzleInputError(f"a puzzle with options {parsed.params}, not {params}")
-    return batch_file.read_existing(out, fmt, ptype.name, params, check_line)
+        if _render(engine, ptype, params, parsed.board, "line") != line:
+            raise PuzzleInputError("not written as 'gen --format line' writes")
+    return batch_file.read_existing(out, fmt, ptype.name, params, check_line, same)
 
 
 def _resume_state(out: Path | None, fmt: str, existing, seed: int | None, variants: int
@@ -360,15 +369,13 @@ def _lines_of(engine, ptype, params, result, fmt: str, count: int, extra=None) -
 
 
 def _warn_timeouts(puzzle) -> None:
-    """Say on stderr when checks of a puzzle timed out (its record says ``minimal: false``
-    and counts them in ``unknown``); when all did, it is the full board, or nearly."""
-    if not puzzle.timeouts:
+    """Say on stderr when checks of a puzzle timed out: its record says ``minimal: false``
+    and counts them in ``unknown``."""
+    if not puzzle.unknown:
         return
-    if puzzle.timeouts == puzzle.checks:
-        what = f"every solver check ({puzzle.checks}) of the puzzle with seed {puzzle.seed} timed out"
-    else:
-        what = (f"{puzzle.timeouts} of {puzzle.checks} solver checks of the puzzle with seed "
-                f"{puzzle.seed} timed out")
+    what = f"{puzzle.unknown} check{'s' * (puzzle.unknown != 1)} of the puzzle with seed {puzzle.seed} timed out"
+    if puzzle.givens == len(puzzle.grid):
+        what = f"every check of the puzzle with seed {puzzle.seed} timed out ({puzzle.unknown})"
     err_console.print(f"puzzle-engine: warning: {what}; it keeps those squares and is not "
                       "minimal (raise --time-limit)", markup=False)
 
@@ -498,15 +505,7 @@ def _read_input(source: str) -> str | None:
             raise PuzzleInputError("stdin: not UTF-8 text") from None
     if not _is(source, Path.is_file):
         return None
-    try:
-        data = Path(source).read_bytes()
-    except OSError as exc:
-        raise PuzzleInputError(f"cannot read {source}: {exc.strerror}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise PuzzleInputError(f"{source}, line {line}: not UTF-8 text") from None
+    return files.read_text(Path(source))
 
 
 _FILE_SUFFIXES = (".txt", ".json", ".jsonl", ".csv", ".sdk", ".dat")
@@ -583,6 +582,13 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
             raise PuzzleInputError(f"{where}: field 'grid' must hold non-negative integers")
         if not isinstance(params, dict):
             raise PuzzleInputError(f"{where}: field 'params' must be an object")
+        for p in ptype.params:  # JSON's types, as the type declares them
+            value = params.get(p.name)
+            if p.type in (int, float, str, bool) and value is not None and (
+                    not isinstance(value, p.type) or (p.type is not bool and isinstance(value, bool))):
+                raise PuzzleInputError(f"{where}: field 'params.{p.name}' must be "
+                                       f"{'a whole number' if p.type is int else p.type.__name__}, "
+                                       f"not {json.dumps(value)}")
         try:
             params = engine.check_params(ptype, params)
         except PuzzleInputError as exc:
@@ -861,8 +867,8 @@ def train(ctx: typer.Context, puzzle: str,
             raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
         out = out or Path(f"{ptype.name}-levels.skops")
         features = features or out.with_suffix(".features.csv")
-        batch_file.check_writable(out, "--out")
-        batch_file.check_writable(features, "--features")
+        files.check_writable(out, "--out")
+        files.check_writable(features, "--features")
         examples = read_labelled(data, lambda text: _parse(engine, ptype, raw, text).board)
         if per_label is not None:
             examples = first_per_label(examples, per_label)
@@ -879,10 +885,10 @@ def train(ctx: typer.Context, puzzle: str,
                                          completed=sum(e.text in table.rows for e in examples))
                 measure(examples, table, lambda e: grader.grade(e.board, f"{data}, line {e.line}"),
                         jobs=jobs, progress=lambda: progress.advance(task))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             err_console.print(f"puzzle-engine: interrupted; the graded puzzles are in {features}, "
                               "rerun the same command to go on")
-            raise typer.Exit(130) from None
+            raise typer.Exit(processes.exit_code(exc)) from None
         finally:
             grader.close()
         level_model = LevelModel.fit(table, examples, {"file": data.name, "per_label": per_label})
@@ -990,8 +996,8 @@ def main(argv: list[str] | None = None) -> None:
     traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). SIGTERM and SIGHUP unwind like
     Ctrl-C; folders left by killed runs are swept."""
     processes.handle_signals()
-    processes.sweep_temp_dirs()
     try:
+        processes.sweep_temp_dirs()
         code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)
     except KeyboardInterrupt as exc:
         err_console.print("puzzle-engine: interrupted", markup=False)

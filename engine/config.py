@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .files import read_text
 
 DEFAULT_SOLVER = "gecode"
 DEFAULT_TIME_LIMIT = 60.0
@@ -72,15 +73,9 @@ def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
         return {}, None
     if path.is_dir():
         raise ConfigError(f"config file {path} is a folder")
+    text = read_text(path, error=ConfigError)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise ConfigError(f"{path}, line {line}: not UTF-8 text") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: malformed TOML: {exc}") from None
     _validate(data, str(path))

@@ -39,16 +39,17 @@ class GradeOptions:
     jobs: int = 1           # solver processes at once
 
     def check(self) -> None:
-        if self.runs < 1:
-            raise PuzzleInputError(f"--runs must be at least 1, not {self.runs}")
+        if not 1 <= self.runs <= MAX_RUNS:
+            raise PuzzleInputError(f"--runs must be from 1 to {MAX_RUNS}, not {self.runs}")
         if not 0 <= self.cutoff < math.inf:  # nan fails both
             raise PuzzleInputError(f"--cutoff must be a number of at least 0, not {self.cutoff}")
         if not 1 <= self.jobs <= MAX_JOBS:
             raise PuzzleInputError(f"--jobs must be from 1 to {MAX_JOBS}, not {self.jobs}")
 
 
-#: Solver processes at once; more is surely a slip.
+#: Solver processes at once, and solves per pass; more is surely a slip.
 MAX_JOBS = 64
+MAX_RUNS = 10_000
 
 
 @dataclass(frozen=True)

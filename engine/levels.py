@@ -29,6 +29,7 @@ from typing import Any
 
 from . import __version__
 from .errors import PuzzleEngineError, PuzzleInputError
+from .files import read_text
 from .grading import Grade, GradeOptions
 from .types import Board
 
@@ -37,7 +38,9 @@ FORMAT = "puzzle-engine-levels/2"  # /1 was a joblib pickle, refused now
 #: calibration parts); a file that holds any other type is refused unread.
 TRUSTED_TYPES = ("numpy.dtype", "sklearn.calibration._CalibratedClassifier",
                  "sklearn.calibration._SigmoidCalibration")
-_PICKLE_STARTS = (b"\x80", b"\x78", b"\x1f\x8b", b"BZh", b"\xfd7zXZ")  # pickle, zlib, gzip, bz2, xz
+#: How a pickle starts, bare or compressed as joblib writes it (zlib, gzip, bz2, xz, lzma).
+_PICKLE_STARTS = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda", b"\x1f\x8b",
+                  b"BZh", b"\xfd7zXZ", b"\x5d\x00\x00")
 RATING_COLUMNS = ("rating", "source_rating")
 
 
@@ -58,15 +61,7 @@ class Example:
 def read_labelled(path: Path, parse: Callable[[str], Board]) -> list[Example]:
     """Rows ``puzzle,label[,rating]`` (``source_rating`` is read as the rating). Any bad
     row is a one-line error naming the file and line."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PuzzleInputError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise PuzzleInputError(f"{path}, line {line}: not UTF-8 text") from None
+    text = read_text(path, encoding="utf-8-sig")  # a byte-order mark from a spreadsheet
     with io.StringIO(text, newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, None)
@@ -138,13 +133,7 @@ class FeatureTable:
             self._load()
 
     def _load(self) -> None:
-        data = self.path.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data[:exc.start].count(b"\n") + 1
-            raise PuzzleInputError(f"{self.path}, line {line}: not UTF-8 text, so not a feature "
-                                   "table of puzzle-engine") from None
+        text = read_text(self.path, ", so not a feature table of puzzle-engine")
         lines = text.split("\n")
         lines = [ln + "\n" for ln in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
         head = lines[0]
@@ -172,7 +161,8 @@ class FeatureTable:
                                        "this feature table; remove the file to measure "
                                        "afresh") from None
         if len(complete) != len(lines) - 1:
-            self.path.write_text(head + "".join(complete))
+            from .cache import replace_atomically
+            replace_atomically(self.path, lambda part: part.write_text(head + "".join(complete)))
 
     def add(self, example: Example, features: Mapping[str, float]) -> None:
         with self._lock:
@@ -337,6 +327,10 @@ class LevelModel:
         if len(set(y)) < 2:
             raise PuzzleInputError("training needs at least two labels")
         smallest = min(y.count(label) for label in set(y))
+        if smallest < 2:
+            few = sorted(label for label in set(y) if y.count(label) < 2)
+            raise PuzzleInputError(f"training needs at least 2 puzzles of each label; "
+                                   f"{', '.join(few)} {'has' if len(few) == 1 else 'have'} one")
         thresholds = fit_thresholds(ln, y)
         import numpy as np
         pipeline, chosen = fit_svm(X, y)

@@ -234,3 +234,11 @@ def test_the_shipped_sudoku_model_grades_without_options():
     assert result.exit_code == 0, result.output
     by = json.loads(result.stdout)["levels_by"]
     assert by is not None and by["svm"] in LABELS and by["thresholds"] in LABELS
+
+
+def test_training_on_one_puzzle_per_label_is_refused(tmp_path):
+    """Cross-validation needs two puzzles of a label at least: a one-line error, not the
+    scikit-learn exception."""
+    data = write_csv(tmp_path / "one.csv", sample(1))
+    one_line_error(run("train", "sudoku", "--data", data, "--out", tmp_path / "m.skops", *FAST),
+                   "training needs at least 2 puzzles of each label")

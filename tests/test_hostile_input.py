@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from puzzle_engine import __version__
+from puzzle_engine.backend import find_solver
 from puzzle_engine.cli import main
 from puzzle_engine.plugins import get_host
 
@@ -26,8 +27,14 @@ SUDOKU4_PARAMS = get_host().get_type("sudoku").canonical_params({"size": 4})
 
 
 def _record(type_, params, seed=1, variant=None):
+    """A record as a 4x4 'gen' on the type's default solver (Chuffed) writes it."""
+    chuffed = find_solver("chuffed")
     return json.dumps({"type": type_, "params": params, "grid": [[0]], "seed": seed,
-                       "variant": variant, "plugin": type_, "engine_version": __version__})
+                       "variant": variant, "plugin": type_, "engine_version": __version__,
+                       "plugin_version": get_host().get_type(type_).plugin_version,
+                       "solver": chuffed.id, "solver_version": chuffed.version,
+                       "options": {"max_solutions": 1, "target_empty": None,
+                                   "complexity": "givens", "batch": 16}})
 
 
 FILES = {
@@ -45,6 +52,7 @@ FILES = {
     "gap.jsonl": "".join(_record("sudoku", SUDOKU4_PARAMS, s) + "\n"
                          for s in (1, 3)).encode(),
     "lines.txt": f"{SUDOKU4}\nnot a puzzle\n".encode(),
+    "spaced.txt": (" ".join(SUDOKU4) + "\n").encode(),
     "good-lines.txt": f"{SUDOKU4}\n".encode(),
     "nan.toml": b"[solver]\ntime_limit = nan\n",
     "inf.toml": b"[solver]\ntime_limit = inf\n",
@@ -87,7 +95,8 @@ ROWS = [
     (["gen", "fillomino", "--size", "0"], ["bad rows 0"]),
     (["gen", "fillomino", "--rows", "-3", "--cols", "4"], ["bad rows -3"]),
     (["gen", "fillomino", "--size", "4", "--max-region", "1e5"], ["bad --max-region '1e5'"]),
-    (["grade", "sudoku", PUZZLE, "--runs", "0"], ["--runs must be at least 1"]),
+    (["grade", "sudoku", PUZZLE, "--runs", "0"], ["--runs must be from 1 to 10000, not 0"]),
+    (["grade", "sudoku", PUZZLE, "--runs", "9" * 21], ["--runs must be from 1 to 10000"]),
     (["grade", "sudoku", PUZZLE, "--cutoff", "nan"], ["--cutoff must be a number"]),
     (["grade", "sudoku", PUZZLE, "--cutoff", "-1"], ["--cutoff must be a number"]),
     (["grade", "sudoku", PUZZLE, "--jobs", "0"], ["--jobs must be from 1 to 64, not 0"]),
@@ -119,7 +128,11 @@ ROWS = [
     (["check", "sudoku", '{"grid": [[-1]]}'], ["field 'grid' must hold non-negative"]),
     (["check", "sudoku", '{"grid": [[1.5]]}'], ["field 'grid' must hold non-negative"]),
     (["check", "sudoku", '{"grid": [[1]], "params": 5}'], ["field 'params' must be an object"]),
-    (["check", "sudoku", '{"grid": [[1]], "params": {"size": "x"}}'], ["line 1: bad size x"]),
+    (["check", "sudoku", '{"grid": [[1]], "params": {"size": "x"}}'],
+     ["line 1: field 'params.size' must be a whole number, not \"x\""]),
+    (["check", "sudoku", '{"grid": [[1]], "params": {"size": "4"}}'], ["'params.size'", '"4"']),
+    (["check", "sudoku", '{"grid": [[1]], "params": {"size": true}}'], ["'params.size'"]),
+    (["check", "fillomino", '{"grid": [[1]], "params": {"rows": 2.5}}'], ["'params.rows'"]),
     (["check", "sudoku", '{"grid": [[1]], "type": "fillomino"}'], ["a 'fillomino' puzzle"]),
     (["check", "sudoku", '[1, 2, 3]'], ["wrong length"]),
     (["check", "sudoku", '{"grid": [[1, 2], [3]]}'], ["line 1", "expected 81"]),
@@ -165,6 +178,14 @@ ROWS = [
              "--resume"], ["line 3", "not one batch of --variants 1"]),
     (GEN4 + ["--format", "json", "--out", "{tmp}/gap.jsonl", "--resume"],
      ["line 2: seed 3 variant None, expected seed 2"]),
+    (GEN4 + ["--format", "json", "--solver", "gecode", "--out", "{tmp}/sudoku4.jsonl",
+             "--resume"], ["line 1: made with solver \"org.chuffed.chuffed\"", "org.gecode"]),
+    (GEN4 + ["--format", "json", "--max-solutions", "2", "--out", "{tmp}/sudoku4.jsonl",
+             "--resume"], ["line 1: made with options.max_solutions 1, this run's is 2"]),
+    (GEN4 + ["--format", "json", "--target-empty", "3", "--out", "{tmp}/sudoku4.jsonl",
+             "--resume"], ["made with options.target_empty null, this run's is 3"]),
+    (GEN4 + ["--format", "line", "--out", "{tmp}/spaced.txt", "--resume"],
+     ["spaced.txt, line 1: not a puzzle of this batch", "not written as"]),
     (GEN4 + ["--format", "line", "--out", "{tmp}/lines.txt", "--resume"],
      ["lines.txt, line 2: not a puzzle of this batch"]),
     (["gen", "sudoku", "--size", "6", "--seed", "1", "--format", "line", "--out",
@@ -306,4 +327,18 @@ def test_all_checks_timing_out_is_flagged_and_warned():
     assert code == 0, err
     record = json.loads(out)
     assert record["minimal"] is False and record["unknown"] > 0 and record["empty"] == 0
-    assert "warning: every solver check" in err and "raise --time-limit" in err
+    assert "warning: every check of the puzzle with seed 1 timed out" in err
+    assert "raise --time-limit" in err
+
+
+def test_two_commands_never_write_one_batch_at_once(tmp):
+    """--out is locked while a command writes it: a second command is refused, and the
+    file is left as it was."""
+    import fcntl
+    out = tmp / "sudoku4.jsonl"
+    before = out.read_bytes()
+    with open(out, "a") as holder:
+        fcntl.flock(holder.fileno(), fcntl.LOCK_EX)
+        assert_one_line_error(*run_main(GEN4 + ["--format", "json", "--out", str(out),
+                                                "--resume"]), ["is being written by another"])
+    assert out.read_bytes() == before
