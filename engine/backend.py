@@ -158,8 +158,8 @@ class Backend:
         stderr, exit code)``, or None on a time-out. CP-SAT runs in this process (starting
         it as a program costs half a second, more than most checks), with the same
         output; its time limit is its own ``-t``."""
-        processes.check_stopping()
         if self.info.id == cpsat.SOLVER_ID:
+            processes.check_stopping()  # (run_solver checks for the others)
             limit = ["-t", str(max(1, round(self.time_limit * 1000)))] if self.time_limit else []
             return cpsat.run_file(path, [*args, *limit])
         try:

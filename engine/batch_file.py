@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,8 @@ def open_output(path: Path):
         handle = open(path, "a", encoding="utf-8")
     except OSError as exc:
         raise PuzzleInputError(f"cannot write {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        return handle  # /dev/null, a pipe: nothing to keep apart
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -59,7 +62,8 @@ class Existing:
 
 
 def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
-                  check_line: Callable[[str], None], same: Mapping[str, Any] = {}) -> Existing:
+                  check_line: Callable[[str], None], same: Mapping[str, Any] | None = None
+                  ) -> Existing:
     """The records in ``path`` (none if it does not exist), each checked to be a record
     of a ``type_name`` batch with ``params``, whose fields named in ``same`` (dotted:
     ``options.max_solutions``) hold the values given there. ``check_line`` raises
@@ -67,8 +71,6 @@ def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
     nothing."""
     if not path.exists():
         return Existing()
-    if path.is_dir():
-        raise PuzzleInputError(f"bad --out {path}: it is a folder, not a file")
     text = read_text(path, ", so not a batch of puzzle-engine's; --resume leaves it untouched")
     lines = text.split("\n")  # only a newline ends a record (not a form feed, say)
     last = lines.pop()
@@ -77,7 +79,7 @@ def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
     for number, line in enumerate(lines, 1):
         where = f"{path}, line {number}"
         if fmt == "json":
-            found.records.append(_record(line, where, type_name, wanted, same))
+            found.records.append(_record(line, where, type_name, wanted, same or {}))
         else:
             try:
                 check_line(line)
@@ -130,11 +132,12 @@ def _options(params: Any) -> str:
 
 def _cut_record(last: str, fmt: str, type_name: str, whole: list[str]) -> bool:
     """Whether a last line without a newline looks like one of our records cut short: in
-    JSON, the start of a record of this type (``gen`` writes ``type`` first); in the line
-    format, shorter than the whole lines before it and made of the characters they use."""
+    JSON, the start of a record of this type (``gen`` writes ``type`` first), or after our
+    records a start of that start; in the line format, shorter than the whole lines before
+    it and made of the characters they use."""
     if fmt == "json":
         start = '{"type": ' + json.dumps(type_name)
-        return last.startswith(start)
+        return last.startswith(start) or (bool(whole) and start.startswith(last))
     if not whole:
         return False
     return len(last) < max(map(len, whole)) and set(last) <= set("".join(whole))

@@ -250,13 +250,15 @@ def gen(
             raise PuzzleInputError(f"unknown complexity function '{complexity}' (known: {known})")
         # What decides the puzzles besides the seed, which a resumed batch must share.
         same = {"solver": engine.backend.solver_id, "solver_version": engine.backend.info.version,
-                "plugin_version": ptype.plugin_version,
+                "plugin_version": ptype.plugin_version, "engine_version": __version__,
                 **{f"options.{k}": v for k, v in options.to_json().items() if k != "batch"}}
         if difficulty is not None:
             same.update({"difficulty.level": difficulty, "difficulty.grader": grader,
-                         "difficulty.model": judge.model.source})
+                         "difficulty.model_sha256": judge.digest})
         if resume and (out is None or fmt == "text"):
             raise PuzzleInputError("--resume needs --out FILE and --format json or line")
+        if resume and difficulty is not None and fmt != "json":
+            raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
         sink = batch_file.open_output(out) if out else None  # locked until the end
         try:
             existing = _existing_batch(engine, ptype, params, out, fmt, resume, same)
@@ -415,8 +417,14 @@ class _Judge:
     """A level model with a grader built from the options it was trained with."""
 
     def __init__(self, model, grader, which: str):
+        import hashlib
         self.model, self.grader, self.which = model, grader, which
         self.labels = model.labels
+        # The model's content, not its path, tells a resumed batch it is the same model.
+        try:
+            self.digest = hashlib.sha256(Path(model.source).read_bytes()).hexdigest()[:16]
+        except OSError:  # a model that is no file (inside a zipped package)
+            self.digest = None
         self._checked = False
 
     def grade(self, board: Board):
@@ -456,8 +464,6 @@ def _resume_difficulty(out: Path | None, fmt: str, existing, seed: int | None
     seed of the last record written (JSON only)."""
     if existing is None:
         return 0, seed
-    if fmt != "json":
-        raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
     records = [r for r in existing.records if r["variant"] is None]
     if not records:
         return 0, seed
@@ -486,6 +492,7 @@ def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink
                     f"no '{level}' puzzle in {attempts} attempts (seeds {next_seed - attempts}.."
                     f"{next_seed - 1}); raise --attempts, or change --target-empty or the options")
             note = {"level": got, "grader": judge.which, "model": judge.model.source,
+                    "model_sha256": judge.digest,
                     "mean_nodes": round(g.mean_nodes, 4), "mode": g.mode,
                     "probabilities": levels["probabilities"], "next_seed": next_seed}
             write(_lines_of(engine, ptype, params, result, fmt, count, {"difficulty": note}))
@@ -584,8 +591,9 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
             raise PuzzleInputError(f"{where}: field 'params' must be an object")
         for p in ptype.params:  # JSON's types, as the type declares them
             value = params.get(p.name)
+            wanted = (int, float) if p.type is float else p.type  # JSON writes 2.0 as 2
             if p.type in (int, float, str, bool) and value is not None and (
-                    not isinstance(value, p.type) or (p.type is not bool and isinstance(value, bool))):
+                    not isinstance(value, wanted) or (p.type is not bool and isinstance(value, bool))):
                 raise PuzzleInputError(f"{where}: field 'params.{p.name}' must be "
                                        f"{'a whole number' if p.type is int else p.type.__name__}, "
                                        f"not {json.dumps(value)}")

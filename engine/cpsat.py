@@ -752,30 +752,41 @@ def _render(t: Translation, value, boolean_value) -> str:
 
 
 def _run(solver, model, callback):
-    """``solver.solve(model, callback)``, stopped at once when the command is interrupted.
-    Python runs a signal handler only in the main thread and only between bytecodes, so a
-    solve called from the main thread runs in a thread of its own while the main thread
-    waits, ready to handle the signal."""
-    with processes.on_stop(solver.stop_search):
-        if threading.current_thread() is not threading.main_thread():
-            return solver.solve(model, callback)
-        result: dict[str, Any] = {}
+    """``solver.solve(model, callback)``, stopped soon after the command is interrupted.
 
-        def work() -> None:
-            try:
-                result["status"] = solver.solve(model, callback)
-            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
-                result["error"] = exc
-        thread = threading.Thread(target=work, name="cp-sat", daemon=True)
-        thread.start()
+    The solve runs in a thread of its own while this one waits, polling: Python runs a
+    signal handler only in the main thread and between bytecodes, and CP-SAT ignores a
+    stop that comes before its search has begun, so the stop is repeated until the solve
+    has returned. The solve must never outlive the interpreter (the process aborts)."""
+    done = threading.Event()
+    result: dict[str, Any] = {}
+
+    def work() -> None:
         try:
-            thread.join()
-        except BaseException:
-            solver.stop_search()  # an interrupt without the command's handlers
-            raise
-        if "error" in result:
-            raise result["error"]
-        return result["status"]
+            result["status"] = solver.solve(model, callback)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
+            result["error"] = exc
+        finally:
+            done.set()
+    thread = threading.Thread(target=work, name="cp-sat", daemon=True)
+    try:
+        thread.start()
+        while not done.wait(0.05):
+            if processes.stopping():
+                solver.stop_search()
+    except BaseException:
+        if thread.ident is not None:  # started: stop it and wait for it, whatever comes
+            while True:
+                try:
+                    solver.stop_search()
+                    if done.wait(0.05):
+                        break
+                except KeyboardInterrupt:
+                    continue
+        raise
+    if "error" in result:
+        raise result["error"]
+    return result["status"]
 
 
 def solve(text: str, opts: Options) -> str:

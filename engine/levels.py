@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cache import replace_atomically
 from .errors import PuzzleEngineError, PuzzleInputError
 from .files import read_text
 from .grading import Grade, GradeOptions
@@ -161,7 +162,6 @@ class FeatureTable:
                                        "this feature table; remove the file to measure "
                                        "afresh") from None
         if len(complete) != len(lines) - 1:
-            from .cache import replace_atomically
             replace_atomically(self.path, lambda part: part.write_text(head + "".join(complete)))
 
     def add(self, example: Example, features: Mapping[str, float]) -> None:
@@ -348,7 +348,6 @@ class LevelModel:
         import zipfile
 
         import skops.io
-        from .cache import replace_atomically
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(path, lambda part: skops.io.dump(
             {"format": FORMAT, **self.__dict__}, part, compression=zipfile.ZIP_DEFLATED,

@@ -9,8 +9,9 @@ Every process the engine starts dies with the process that started it:
   ``subprocess`` in C, so a solver run costs nothing more (measured, benchmarks/
   bench_guard.py; ``setpriv --pdeathsig`` per run cost 1.1 ms of a 2 ms start, a quarter
   of a 9x9 puzzle). The group is not the terminal's, so Ctrl-C does not reach the
-  solvers: the command's signal handlers (``handle_signals``) kill the group, stop any
-  in-process solve (``on_stop``), and unwind; no solver starts after that.
+  solvers: the command's signal handlers (``handle_signals``) kill the group, mark the
+  command as stopping, which in-process solves poll (``stopping``), and unwind; no solver
+  starts after that.
 * **MiniZinc runs** (``run_minizinc``, ``guarded_executable``) start through util-linux's
   ``setpriv --pdeathsig TERM``: the kernel sends SIGTERM when this process dies, and
   MiniZinc then ends its own solver's process group. They are few (a compile per model,
@@ -47,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from .cache import write_if_changed
@@ -66,8 +67,9 @@ class Terminated(KeyboardInterrupt):
         self.exit_code = 128 + signum
 
 
-class Stopped(Exception):
-    """A solver run asked for after the command was interrupted."""
+class Stopped(KeyboardInterrupt):
+    """A solver run asked for after the command was interrupted: unwinds as the interrupt
+    does (never taken for a plugin's or a solver's error)."""
 
 
 def exit_code(interrupt: BaseException) -> int:
@@ -78,19 +80,17 @@ def exit_code(interrupt: BaseException) -> int:
 # -- signals ------------------------------------------------------------------------------
 _stopping = False
 _group = 0        # the solver group's id (its keeper's pid), read by the signal handler
-_stoppers: set[Callable[[], None]] = set()  # stop an in-process solve (CP-SAT)
 
 
 def _on_signal(signum, frame):  # noqa: ARG001 - a signal handler's signature
     """Takes no lock (it may run while this thread holds one): mark the command as
-    stopping, kill the solver group, stop in-process solves, and unwind."""
+    stopping (in-process solves poll it, and no solver starts after it), kill the solver
+    group, and unwind."""
     global _stopping
     _stopping = True
     if _group:
         with contextlib.suppress(OSError):
             os.killpg(_group, signal.SIGKILL)
-    for stop in list(_stoppers):
-        stop()
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum)
@@ -108,15 +108,9 @@ def handle_signals() -> None:
             signal.signal(sig, _on_signal)
 
 
-@contextlib.contextmanager
-def on_stop(stop: Callable[[], None]):
-    """Within this block, an interrupt of the command calls ``stop()`` (from the signal
-    handler: it must be safe to call from there, and quick)."""
-    _stoppers.add(stop)
-    try:
-        yield
-    finally:
-        _stoppers.discard(stop)
+def stopping() -> bool:
+    """Whether the command has been interrupted (an in-process solve should stop)."""
+    return _stopping
 
 
 def check_stopping() -> None:
@@ -146,6 +140,9 @@ def _solver_group() -> int | None:
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                        process_group=0)
             _group = _keeper.pid
+            if _stopping:  # the handler ran while this was starting: end it, start nothing
+                os.killpg(_group, signal.SIGKILL)
+                raise Stopped("interrupted")
         return _keeper.pid
 
 
@@ -168,21 +165,39 @@ def run_solver(argv: Sequence[str], timeout: float | None = None) -> subprocess.
     check_stopping()
     group = _solver_group()
     try:
-        return subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL, process_group=group)
+        proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, process_group=group)
     except PermissionError:  # the group died between the two calls (an interrupt)
         check_stopping()
         raise
+    with proc:  # as subprocess.run, and killed if the command was interrupted meanwhile
+        try:
+            if _stopping:
+                proc.kill()
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+        except BaseException:
+            proc.kill()
+            raise
+    check_stopping()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def _after_fork_in_child() -> None:
     """A forked child has no keeper of its own, and must not hold the parent's keeper's
     pipe open (the keeper would then outlive the parent)."""
-    global _keeper, _keeper_lock, _group
+    global _keeper, _keeper_lock, _group, _stopping
     if _keeper is not None and _keeper.stdin is not None:
         with contextlib.suppress(OSError):
-            os.close(_keeper.stdin.fileno())
-    _keeper, _keeper_lock, _group = None, threading.Lock(), 0
+            _keeper.stdin.close()
+    _keeper, _keeper_lock, _group, _stopping = None, threading.Lock(), 0, False
+    for fd in _held:  # the parent's folder is the parent's: let a sweep see it as it is
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
     temp_root.cache_clear()
 
 
@@ -240,10 +255,14 @@ def temp_root() -> Path:
     process runs, removed when it exits normally or is interrupted, and swept by a later
     start otherwise."""
     import atexit
-    path = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
-    fd = os.open(path / _LOCK, os.O_CREAT | os.O_RDWR, 0o600)
+    # Made under a name the sweep passes over, locked, then renamed: a sweep running at
+    # the same moment never sees it unlocked.
+    hidden = Path(tempfile.mkdtemp(prefix=f".{PREFIX}{os.getpid()}-"))
+    fd = os.open(hidden / _LOCK, os.O_CREAT | os.O_RDWR, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     _held.append(fd)
+    path = hidden.with_name(hidden.name[1:])
+    os.rename(hidden, path)
     atexit.register(shutil.rmtree, path, ignore_errors=True)
     return path
 

@@ -195,6 +195,8 @@ ROWS = [
     (GEN4 + ["--format", "line", "--variants", "1", "--out", "{tmp}/good-lines.txt",
              "--resume"], ["holds 1 lines, not whole groups", "--variants"]),
     (GEN4 + ["--resume"], ["--resume needs --out FILE"]),
+    (["gen", "sudoku", "--difficulty", "easy", "--format", "line", "--out", "{tmp}/new.txt",
+      "--resume"], ["--resume with --difficulty needs", "--format json"]),
     (GEN4 + ["--out", "{tmp}/new.txt", "--resume"], ["--resume needs", "json or line"]),
     # -- config files and the environment
     (["gen", "sudoku", "--config", "{tmp}/latin1.toml"], ["latin1.toml, line 2: not UTF-8"]),
@@ -342,3 +344,31 @@ def test_two_commands_never_write_one_batch_at_once(tmp):
         assert_one_line_error(*run_main(GEN4 + ["--format", "json", "--out", str(out),
                                                 "--resume"]), ["is being written by another"])
     assert out.read_bytes() == before
+
+
+def test_no_file_is_made_for_a_bad_option(tmp):
+    """An option error found before any work leaves no new --out file behind."""
+    code, _, _ = run_main(["gen", "sudoku", "--difficulty", "easy", "--format", "line",
+                           "--out", str(tmp / "made.txt"), "--resume"])
+    assert code == 2 and not (tmp / "made.txt").exists()
+
+
+def test_devices_are_not_locked(tmp):
+    """Only regular files are locked: two runs may both write /dev/null."""
+    import fcntl
+    with open("/dev/null", "a") as holder:
+        fcntl.flock(holder.fileno(), fcntl.LOCK_EX)
+        code, _, err = run_main(GEN4 + ["--format", "json", "--out", "/dev/null"])
+    assert code == 0, err
+
+
+def test_a_record_cut_in_its_first_bytes_is_dropped(tmp):
+    """After whole records of ours, even the first few bytes of one are ours."""
+    args = GEN4 + ["--count", "2", "--format", "json"]
+    code, whole, _ = run_main(args)
+    out = tmp / "cut.jsonl"
+    out.write_text(whole.splitlines(keepends=True)[0] + '{"ty')
+    code, _, err = run_main(args + ["--out", str(out), "--resume"])
+    assert code == 0, err
+    assert [json.loads(x)["grid"] for x in out.read_text().splitlines()] == \
+        [json.loads(x)["grid"] for x in whole.splitlines()]
