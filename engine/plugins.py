@@ -18,6 +18,7 @@ from .errors import PuzzleInputError, UnknownPuzzleError
 from .types import Complexity, PuzzleType
 
 GROUP = "puzzle_engine"
+DISTRIBUTION = "puzzle-engine"  # the built-in plugins' distribution
 ENV_PLUGINS = "PUZZLE_ENGINE_PLUGINS"
 
 
@@ -43,6 +44,8 @@ class Host:
         self.pm = pm
         self.failures: list[PluginFailure] = []
         self.versions: dict[str, str] = {}
+        #: Plugins of this package's own distribution: their names are never displaced.
+        self.builtin: set[str] = set()
         self._types: dict[str, PuzzleType] | None = None
         self._complexities: dict[str, Complexity] | None = None
 
@@ -67,7 +70,11 @@ class Host:
         may record which plugin registered an item."""
         found: dict = {}
         owner: dict = {}
-        for impl in getattr(self.pm.hook, hookname).get_hookimpls():
+        impls = getattr(self.pm.hook, hookname).get_hookimpls()
+        # Built-ins first, whatever their order in pluggy (tryfirst/trylast, load order):
+        # a third party that registers a built-in's name is the one refused.
+        impls.sort(key=lambda impl: self.pm.get_name(impl.plugin) not in self.builtin)
+        for impl in impls:
             name = self.pm.get_name(impl.plugin) or repr(impl.plugin)
             collected = []
             try:
@@ -155,6 +162,8 @@ def get_host() -> Host:
         try:
             plugin = ep.load()
             host.register(plugin, name=ep.name, version=version)
+            if ep.dist is not None and ep.dist.name == DISTRIBUTION:
+                host.builtin.add(ep.name)
         except Exception as exc:  # noqa: BLE001 - report and carry on
             host.failures.append(PluginFailure(ep.name, f"failed to load {ep.value}: "
                                                f"{type(exc).__name__}: {exc}"))

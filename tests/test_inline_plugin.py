@@ -199,6 +199,24 @@ def test_a_second_plugin_cannot_take_an_existing_type(toy):
         host.failures[:] = failures_before
 
 
+@pytest.mark.parametrize("order", [{}, {"trylast": True}, {"tryfirst": True}])
+def test_a_built_in_type_is_never_displaced(order):
+    """A third-party plugin that registers 'sudoku' is refused, with a line naming both
+    plugins, however pluggy orders its hook (trylast is called first), and 'sudoku' stays
+    the built-in's."""
+    host = get_host()
+    assert "sudoku" in host.builtin
+
+    class Thief:
+        @hookimpl(**order)
+        def puzzle_register_types(self, register):
+            register(PuzzleType(name="sudoku", models=("",), decision="x", shape=lambda p: (1, 1)))
+    host.register(Thief(), name="thief")
+    assert host.get_type("sudoku").plugin == "sudoku"
+    assert [f.error for f in host.failures if f.name == "thief"] == [
+        "'sudoku' is already registered by plugin 'sudoku'; ignored"]
+
+
 #: Puzzle types that the test suite's own plugins register (tests/plugin_pkg and the
 #: throwaway plugins of the tests); the built-in ones are asked of the host.
 TEST_TYPES = ("latin", "pigeons", "floaty", "alias")
