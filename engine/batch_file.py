@@ -2,10 +2,12 @@
 read back by ``--resume``.
 
 ``--resume`` appends only to a file whose every line is a record this tool wrote for the
-same puzzle type and options: a JSON Lines record with that ``type`` and ``params``, or
-in the line format a line that reads as a puzzle of that type and options. At most one
-cut-short last line (no newline, the start of one of our records) is dropped. Anything
-else is a one-line error, and the file is left as it was.
+same batch: a JSON Lines record with that ``type`` and ``params`` and the same values in
+the fields the caller names (solver, versions, generation options: what decides the
+puzzles besides the seed), or in the line format a line that reads as a puzzle of that
+type and options and is written back the same. At most one cut-short last line (no
+newline, the start of one of our records) is dropped. Anything else is a one-line error,
+and the file is left as it was. The file is locked while a command writes it.
 """
 from __future__ import annotations
 
