@@ -1018,6 +1018,8 @@ def main(argv: list[str] | None = None) -> None:
                 sys.exit(130)
             command = getattr(getattr(exc, "ctx", None), "command_path", "puzzle-engine")
             message = " ".join(usage().split()).rstrip(".")
+            if not message:  # no arguments at all: the parser has shown the help
+                sys.exit(exc.exit_code)
             err_console.print(f"puzzle-engine: error: {message[0].lower()}{message[1:]} (see "
                               f"'{command} --help')", markup=False)
             sys.exit(exc.exit_code)

@@ -372,3 +372,10 @@ def test_a_record_cut_in_its_first_bytes_is_dropped(tmp):
     assert code == 0, err
     assert [json.loads(x)["grid"] for x in out.read_text().splitlines()] == \
         [json.loads(x)["grid"] for x in whole.splitlines()]
+
+
+def test_no_arguments_show_the_help():
+    """The bare command shows its help, as the parser does, and no traceback."""
+    code, out, err = run_main([])
+    assert "Usage: puzzle-engine" in out and "Traceback" not in out + err
+    assert code == 2 and err == ""
