@@ -23,7 +23,7 @@ from .errors import PuzzleEngineError, PuzzleInputError
 from .genpuzzles import Engine, GenOptions, rows_of
 from .grading import MAX_JOBS
 from .plugins import Host, get_host
-from .types import Board, PuzzleType
+from .types import Board, Parsed, PuzzleType
 
 app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
                   pretty_exceptions_enable=False,
@@ -164,6 +164,8 @@ def _render(engine: Engine, ptype: PuzzleType, params, board: Board, fmt: str) -
     text = engine.call("puzzle_format", puzzle_type=ptype, params=params, board=board, fmt=fmt)
     if text is None:
         raise PuzzleInputError(f"puzzle '{ptype.name}' has no '{fmt}' format")
+    if not isinstance(text, str):
+        raise engine.bad_result("puzzle_format", ptype, text, "text")
     return text
 
 
@@ -651,7 +653,10 @@ def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):
     parsed = engine.call("puzzle_parse", puzzle_type=ptype, params=full_raw, text=text)
     if parsed is None:
         raise PuzzleInputError(f"puzzle '{ptype.name}' cannot be read from text")
-    return parsed
+    if not isinstance(parsed, Parsed) or not isinstance(parsed.params, dict):
+        raise engine.bad_result("puzzle_parse", ptype, parsed, "a Parsed(params, board)")
+    board = engine.board_from("puzzle_parse", ptype, parsed.params, parsed.board, full=False)
+    return Parsed(parsed.params, board)
 
 
 class _EngineFor:

@@ -12,7 +12,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -267,6 +267,25 @@ class Engine:
             owner = f" (puzzle '{ptype.name}', plugin '{ptype.plugin}')" if ptype else ""
             raise PluginError(f"hook {hookname}{owner} raised {type(exc).__name__}: {exc}") from exc
 
+    @staticmethod
+    def bad_result(hookname: str, ptype: PuzzleType, value: Any, wanted: str) -> PluginError:
+        """The one-line error for a hook that returned ``value`` where ``wanted`` was due."""
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return PluginError(f"hook {hookname} (puzzle '{ptype.name}', plugin '{ptype.plugin}') "
+                           f"returned {shown}, not {wanted}")
+
+    def board_from(self, hookname: str, ptype: PuzzleType, params, value: Any, full: bool) -> Board:
+        """``value``, a board a hook returned, checked: a sequence of whole numbers, one per
+        square, every one a value (not 0) when ``full``."""
+        n = self.board_size(ptype, params)
+        least = 1 if full else 0
+        if not isinstance(value, (list, tuple)) or len(value) != n or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= least for v in value):
+            raise self.bad_result(hookname, ptype, value, f"a {'full ' if full else ''}board of "
+                                  f"{n} whole numbers{' from 1' if full else ''}")
+        return tuple(value)
+
     def check_params(self, ptype: PuzzleType, raw: dict[str, Any]) -> dict[str, Any]:
         return ptype.canonical_params(raw)
 
@@ -289,6 +308,8 @@ class Engine:
                          solver=self.backend.info)
         if data is None:
             raise PluginError(f"no plugin converts puzzle '{ptype.name}' to MiniZinc data")
+        if not isinstance(data, Mapping):
+            raise self.bad_result("puzzle_to_data", ptype, data, "a mapping of MiniZinc data")
         return data
 
     def board_size(self, ptype: PuzzleType, params) -> int:
@@ -300,8 +321,9 @@ class Engine:
               ) -> tuple[SolveResult, list[Board]]:
         """Solutions of ``board`` (up to ``nr_solutions``) through a full MiniZinc run."""
         result, raw = self.backend.solve(ptype, self.data(ptype, params, board), nr_solutions)
-        boards = [self.call("puzzle_from_solution", puzzle_type=ptype, params=params, solution=s)
-                  for s in raw]
+        boards = [self.board_from("puzzle_from_solution", ptype, params, self.call(
+            "puzzle_from_solution", puzzle_type=ptype, params=params, solution=s), full=True)
+            for s in raw]
         return result, boards
 
     def complete(self, ptype: PuzzleType, params, board: Board) -> Board | None:
@@ -387,9 +409,12 @@ class Engine:
         return index
 
     def _valid(self, ptype, params, trial, index, full, checker, options) -> bool:
-        return bool(self.call("puzzle_is_remove_valid", puzzle_type=ptype, params=params,
-                              board=trial, index=index, solution=full, checker=checker,
-                              max_solutions=options.max_solutions))
+        verdict = self.call("puzzle_is_remove_valid", puzzle_type=ptype, params=params,
+                            board=trial, index=index, solution=full, checker=checker,
+                            max_solutions=options.max_solutions)
+        if isinstance(verdict, str) or verdict not in (True, False):  # "yes" is no verdict
+            raise self.bad_result("puzzle_is_remove_valid", ptype, verdict, "True or False")
+        return bool(verdict)
 
     def _empty(self, ptype, params, full, checker, rng, options, accept):
         """The loop of Algorithm 1, one square and one solver call at a time."""
@@ -579,10 +604,7 @@ class Engine:
         full = self.call("puzzle_random_solution", puzzle_type=ptype, params=params, rng=rng,
                          solve=lambda b: self.complete(ptype, params, tuple(b)),
                          transform=lambda b: self.random_variant(ptype, params, rng)(b))
-        if full is None or len(full) != n or not all(full):
-            raise PluginError(f"puzzle_random_solution for '{ptype.name}' did not return "
-                              f"a full board of {n} squares")
-        full = tuple(full)
+        full = self.board_from("puzzle_random_solution", ptype, params, full, full=True)
         checker = self.checker(ptype, params, full)
         compl_dict: dict[Hashable, list[Board]] = {}
         bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
