@@ -550,19 +550,20 @@ class Engine:
     @staticmethod
     @contextmanager
     def _probe_pool(probes: int):
-        """The threads of ``--probes`` (None for one). An interrupt, or any error, drops
-        the checks not started and kills the solvers of those under way, so that it ends
-        the loop at once (the threads' solvers run in a group the terminal's Ctrl-C does
-        not reach: engine/processes.py)."""
+        """The threads of ``--probes`` (None for one). An error drops the checks not
+        started; an interrupt also kills the solvers of those under way (this process's
+        all: the threads' solvers run in a group the terminal's Ctrl-C does not reach,
+        engine/processes.py), so that it ends the loop at once."""
         if probes <= 1:
             yield None
             return
         pool = ThreadPoolExecutor(probes)
         try:
             yield pool
-        except BaseException:
+        except BaseException as exc:
             pool.shutdown(wait=False, cancel_futures=True)
-            processes.kill_solvers()
+            if not isinstance(exc, Exception):  # an interrupt, not another engine's concern
+                processes.kill_solvers()
             raise
         finally:
             pool.shutdown(wait=True)
