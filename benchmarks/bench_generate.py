@@ -74,15 +74,17 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
         probes: int, optimise: bool, profile: int = 0) -> dict:
     """Generate one puzzle; return its figures and this process's resource usage, and with
     ``profile`` the top entries of its cProfile by own time."""
+    from puzzle_engine import calls
     from puzzle_engine.backend import Backend, find_solver
-    from puzzle_engine.genpuzzles import Engine, GenOptions
+    from puzzle_engine.engine import Engine
+    from puzzle_engine.strategies import GenOptions
     from puzzle_engine.plugins import get_host
 
     host = get_host()
     ptype = host.get_type(puzzle)
     info = find_solver(solver)
     engine = Engine(host, Backend(solver, time_limit=None,
-                                  free_search=ptype.wants_free_search(info.id, info.tags)))
+                                  free_search=calls.wants_free_search(ptype, info.id, info.tags)))
     params = engine.check_params(ptype, {"size": size})
     options = GenOptions(target_empty=target, batch=batch, probes=probes, optimise=optimise)
     prof = cProfile.Profile() if profile else None
@@ -99,7 +101,7 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
             "status": "ok",
             "seconds": p.seconds,             # Puzzle.seconds, measured inside generate
             "generate_wall": wall,            # the same, measured around the call
-            "calls": p.solver_calls, "givens": p.givens, "minimal": p.minimal,
+            "calls": p.solver_calls, "givens": sum(1 for v in p.grid if v), "minimal": p.minimal,
             "unknown": p.unknown,
             "python_mb": me.ru_maxrss / 1024,     # ru_maxrss is KiB on Linux
             "solver_mb": kids.ru_maxrss / 1024,

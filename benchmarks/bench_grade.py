@@ -46,7 +46,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from puzzle_engine.backend import Backend
-    from puzzle_engine.genpuzzles import Engine
+    from puzzle_engine.engine import Engine
     from puzzle_engine.grading import GradeOptions, Grader
     from puzzle_engine.plugins import get_host
 

@@ -23,8 +23,10 @@ import time
 from pathlib import Path
 
 from puzzle_engine import processes
+from puzzle_engine import calls
 from puzzle_engine.backend import Backend, find_solver
-from puzzle_engine.genpuzzles import Engine, GenOptions
+from puzzle_engine.engine import Engine
+from puzzle_engine.strategies import GenOptions
 from puzzle_engine.plugins import get_host
 
 SETPRIV = shutil.which("setpriv")
@@ -55,7 +57,7 @@ def spawn_seconds(run, solver: str, runs: int) -> float:
 
 def generate_seconds(engine: Engine, size: int, puzzles: int) -> float:
     sudoku = engine.host.get_type("sudoku")
-    params = sudoku.canonical_params({"size": size})
+    params = calls.canonical_params(sudoku, {"size": size})
     options = GenOptions(batch=16, probes=2, optimise=True)  # gen's defaults
     begin = time.perf_counter()
     for seed in range(1, puzzles + 1):

@@ -1,4 +1,6 @@
-"""puzzle-engine: generate puzzles of chosen difficulty from declarative MiniZinc models."""
+"""puzzle-engine: generate puzzles of chosen difficulty from declarative MiniZinc models.
+
+The plugin contract is ``puzzle_engine.hookspecs``; what a plugin imports is here."""
 from importlib.metadata import PackageNotFoundError, version as _version
 
 import pluggy
@@ -10,19 +12,28 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 hookimpl = pluggy.HookimplMarker("puzzle_engine")
 
-from .types import (Board, Complexity, Param, Parsed, PropagationLevel, PuzzleType,  # noqa: E402
-                    Transformation)
+from .types import (Board, Complexity, Param, Parsed, PropagationLevel,  # noqa: E402
+                    Status, Transformation)
 from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
+from .hookspecs import (CONTRACT_VERSION, Emptying, Growing, OwnGenerator,  # noqa: E402
+                        PuzzleType)
+from .grid import GridPuzzle  # noqa: E402
 
 __all__ = [
     "Board",
+    "CONTRACT_VERSION",
     "Complexity",
+    "Emptying",
+    "GridPuzzle",
+    "Growing",
+    "OwnGenerator",
     "Param",
     "Parsed",
     "PropagationLevel",
     "PuzzleEngineError",
     "PuzzleInputError",
     "PuzzleType",
+    "Status",
     "Transformation",
     "__version__",
     "hookimpl",

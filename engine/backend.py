@@ -31,7 +31,7 @@ from typing import Any
 from . import cpsat, processes
 from .cache import cache_root, replace_atomically
 from .errors import ModelError, SolverError
-from .types import Board, PuzzleType
+from .types import Board, Status
 
 INSTALL_HINT = ("run 'bash scripts/setup.sh' from the puzzle-engine checkout, "
                 "or 'apt-get install minizinc flatzinc' for MiniZinc and Gecode")
@@ -49,16 +49,17 @@ class SolverInfo:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """``status`` is ``"sat"``, ``"all"`` (every solution found, limit not reached),
-    ``"unsat"`` or ``"unknown"`` (time-out)."""
+    """A whole solve: its ``Status``, the statistics, and for an optimisation model the
+    best objective value found (``objective``)."""
 
-    status: str
-    solutions: tuple[Board, ...] = ()
+    status: Status
     stats: Mapping[str, Any] = field(default_factory=dict)
+    objective: Any = None
 
     @property
     def complete(self) -> bool:
-        return self.status in ("all", "unsat")
+        """The search finished: every solution, the proven optimum, or none."""
+        return self.status in (Status.ALL, Status.OPTIMAL, Status.UNSAT)
 
 
 def _minizinc_binary() -> str:
@@ -109,8 +110,10 @@ def _first_line(text: str) -> str:
     return (errors or lines or ["no message"])[0]
 
 
-_STATUS = {"SATISFIED": "sat", "ALL_SOLUTIONS": "all", "OPTIMAL_SOLUTION": "all",
-           "UNSATISFIABLE": "unsat", "UNKNOWN": "unknown"}
+_STATUS = {"SATISFIED": Status.SAT, "ALL_SOLUTIONS": Status.ALL,
+           "OPTIMAL_SOLUTION": Status.OPTIMAL, "UNSATISFIABLE": Status.UNSAT,
+           "UNKNOWN": Status.UNKNOWN}
+GOALS = ("satisfy", "maximize", "minimize")
 
 
 def default_check_flags(info: SolverInfo) -> tuple[str, ...]:
@@ -170,10 +173,17 @@ class Backend:
         return proc.stdout, proc.stderr, proc.returncode
 
     # -- whole solves through the Python API -----------------------------------------
-    def solve(self, ptype: PuzzleType, data: Mapping[str, Any], nr_solutions: int = 1,
-              extra: Sequence[str] = ()) -> tuple[SolveResult, list[dict[str, Any]]]:
+    def solve(self, ptype, data: Mapping[str, Any], nr_solutions: int = 1,
+              extra: Sequence[str] = (), goal: str | None = None
+              ) -> tuple[SolveResult, list[dict[str, Any]]]:
         """Solve ``ptype``'s model with ``data``; return the result and the raw solutions
-        (dicts of output variable to value)."""
+        (dicts of output variable to value).
+
+        :param nr_solutions: solutions wanted (0: all) of a satisfaction model.
+        :param goal: for a type that declares an ``objective``, ``"satisfy"`` drops it;
+            by default the type's ``sense`` (``maximize``/``minimize``) is solved, and
+            the status is ``OPTIMAL`` once the optimum is proven.
+        """
         import minizinc
         from minizinc.error import MiniZincError, MiniZincWarning
 
@@ -182,15 +192,19 @@ class Backend:
         warnings.filterwarnings("ignore", message=".*(overrides a global constraint|all_different_int. was deprecated)",
                                 category=MiniZincWarning)
         self.count_call()
+        goal = goal or (ptype.sense if ptype.objective else None)
+        if goal not in (None, *GOALS):
+            raise ValueError(f"goal {goal!r}")
+        optimising = ptype.objective is not None and goal != "satisfy"
+        if ptype.objective is not None:  # the type's model has no solve item
+            extra = [*extra, f"solve {goal} {ptype.objective};" if optimising
+                     else "solve satisfy;"]
+        folder = processes.temp_dir()
+        files, labels = model_files(ptype, extra, Path(folder.name))
         try:
             model = minizinc.Model()
-            for part in ptype.models:
-                if isinstance(part, str):
-                    model.add_string(part)
-                else:
-                    model.add_file(Path(str(part)), parse_data=False)
-            for code in extra:
-                model.add_string(code)
+            for path in files:
+                model.add_file(Path(path), parse_data=False)
             driver = _driver()
             instance = minizinc.Instance(minizinc.Solver.lookup(self.info.id, driver=driver),
                                          model, driver=driver)
@@ -199,21 +213,26 @@ class Backend:
             # At least 1 ms: MiniZinc reads a limit that rounds to 0 ms as no limit at all.
             limit = timedelta(milliseconds=max(1, round(self.time_limit * 1000))) \
                 if self.time_limit else None
-            result = instance.solve(nr_solutions=nr_solutions, time_limit=limit,
-                                    free_search=self.free_search)
+            many = {} if optimising else (
+                {"all_solutions": True} if nr_solutions == 0 else {"nr_solutions": nr_solutions})
+            result = instance.solve(time_limit=limit, free_search=self.free_search, **many)
         except MiniZincError as exc:
-            raise ModelError(_model_error(ptype, exc)) from None
-        status = _STATUS.get(result.status.name, "unknown")
+            raise ModelError(_model_error(ptype, exc, labels)) from None
+        finally:
+            folder.cleanup()
+        status = _STATUS.get(result.status.name, Status.UNKNOWN)
         sols = result.solution or []
         if not isinstance(sols, list):
             sols = [sols]
         raw = [{k: v for k, v in vars(s).items() if not k.startswith("_")} for s in sols]
-        if status == "sat" and len(raw) < nr_solutions:
-            status = "all"  # fewer than asked for and the search was not cut short
-        return SolveResult(status=status, stats=dict(result.statistics)), raw
+        objective = None
+        if optimising and raw:
+            objective = raw[-1].get("objective", raw[-1].get(ptype.objective))
+            raw = raw[-1:]  # the best one
+        return SolveResult(status=status, stats=dict(result.statistics), objective=objective), raw
 
     # -- compile once, then check many times -------------------------------------------
-    def compile(self, ptype: PuzzleType, data: Mapping[str, Any],
+    def compile(self, ptype, data: Mapping[str, Any],
                 extra: Sequence[str] = (), flags: Sequence[str] = ()) -> CompiledModel:
         """Flatten once. ``flags`` go to the MiniZinc compiler, e.g. ``("-O5",)`` for
         singleton-arc-consistency probing of the root while flattening."""
@@ -228,13 +247,46 @@ def _driver():
     return minizinc.Driver(processes.guarded_executable(_minizinc_binary()))
 
 
-def _model_error(ptype: PuzzleType, exc: Exception) -> str:
+def model_files(ptype, extra: Sequence[str], folder: Path) -> tuple[list[str], dict[str, str]]:
+    """The model's files, inline parts written into ``folder``, and a label for each file
+    an error may name: a plugin's file by its path, an inline part by what it is, never by
+    a temporary path the user cannot open."""
+    files, labels = [], {}
+    for i, part in enumerate(list(ptype.models) + list(extra)):
+        if isinstance(part, str):
+            path = folder / f"part{i}.mzn"
+            path.write_text(part)
+            labels[str(path)] = (f"the inline model of puzzle '{ptype.name}' (part {i + 1})"
+                                 if i < len(ptype.models) else "the engine's added constraints")
+        else:
+            path = part
+            labels[str(path)] = str(path)
+        files.append(str(path))
+    labels[str(folder / "data.json")] = f"the data of puzzle '{ptype.name}'"
+    return files, labels
+
+
+def _model_error(ptype, exc: Exception, labels: Mapping[str, str]) -> str:
     loc = getattr(exc, "location", None)
     where = ""
     if loc is not None and getattr(loc, "file", None):
         line = loc.lines[0] if getattr(loc, "lines", None) else "?"
-        where = f" at {loc.file}:{line}"
+        where = f" at {labels.get(str(loc.file), 'a generated file')}, line {line}"
     message = " ".join(str(getattr(exc, "message", exc)).split())
+    return f"model error in puzzle '{ptype.name}'{where}: {message}"
+
+
+def _compile_error(ptype, stderr: str, labels: Mapping[str, str]) -> str:
+    """MiniZinc's compile error as one line, its place named by ``labels``."""
+    where = ""
+    for line in stderr.splitlines():
+        m = re.match(r"^(/\S+?):(\d+)(?:\.\d+(?:-\d+)?)?\b", line.strip())
+        if m:
+            where = f" at {labels.get(m.group(1), 'a generated file')}, line {m.group(2)}"
+            break
+    message = _first_line(stderr)
+    for path, label in labels.items():
+        message = message.replace(path, label)
     return f"model error in puzzle '{ptype.name}'{where}: {message}"
 
 
@@ -269,19 +321,12 @@ def _stats(stdout: str) -> dict[str, float]:
 class CompiledModel:
     """A model flattened to FlatZinc once, with the decision array's FlatZinc names."""
 
-    def __init__(self, backend: Backend, ptype: PuzzleType, data: Mapping[str, Any],
+    def __init__(self, backend: Backend, ptype, data: Mapping[str, Any],
                  extra: Sequence[str], flags: Sequence[str] = ()):
         self.backend = backend
         self._dir = processes.temp_dir()
         tmp = Path(self._dir.name)
-        files = []
-        for i, part in enumerate(list(ptype.models) + list(extra)):
-            if isinstance(part, str):
-                path = tmp / f"part{i}.mzn"
-                path.write_text(part)
-                files.append(str(path))
-            else:
-                files.append(str(part))
+        files, labels = model_files(ptype, extra, tmp)
         (tmp / "data.json").write_text(json.dumps(dict(data)))
         fzn = tmp / "model.fzn"
         cached = _fzn_cache_path(backend, files, data, flags)
@@ -293,7 +338,7 @@ class CompiledModel:
                                            *flags, "-c", *files, str(tmp / "data.json"),
                                            "--fzn", str(fzn), "--ozn", os.devnull])
             if proc.returncode != 0:
-                raise ModelError(f"model error in puzzle '{ptype.name}': {_first_line(proc.stderr)}")
+                raise ModelError(_compile_error(ptype, proc.stderr, labels))
             stdout = proc.stdout
             if cached is not None and "=====UNSATISFIABLE=====" not in stdout:
                 _store(fzn, cached)

@@ -16,14 +16,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from . import __version__, batch_file, cpsat, files, processes
+from . import __version__, batch_file, calls, cpsat, files, processes
 from .backend import Backend, default_check_flags, find_solver, installed_solvers
 from .config import resolve
+from .engine import Engine, strategy_of
 from .errors import PuzzleEngineError, PuzzleInputError
-from .genpuzzles import Engine, GenOptions, rows_of
-from .grading import MAX_JOBS
+from .hookspecs import Emptying, PuzzleType
 from .plugins import Host, get_host
-from .types import Board, Parsed, PuzzleType
+from .types import Param, Parsed
 
 app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
                   pretty_exceptions_enable=False,
@@ -31,9 +31,6 @@ app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=
 out_console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 FORMATS = ("text", "line", "json")
-#: Bounds on counts where more is surely a slip, and would exhaust the machine.
-MAX_VARIANTS = 1000        # transformed variants of each puzzle
-MAX_SOLUTIONS = 1_000_000  # --max-solutions: solutions counted per check
 PLUGIN_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 SolverOpt = Annotated[Optional[str], typer.Option("--solver", help="MiniZinc solver id or tag "
@@ -83,11 +80,14 @@ def _host() -> Host:
     return host
 
 
-def _plugin_params(ptype: PuzzleType, args: list[str], inputs: int = 0
-                   ) -> tuple[dict[str, Any], list[str]]:
-    """Options a puzzle type declares (``--size 9``, ``--box=2x3``) from ``args``, and the
-    ``inputs`` other arguments (puzzles to read), wherever they stand among the options."""
-    params = {p.name.replace("_", "-"): p for p in ptype.params}
+def _plugin_params(ptype: PuzzleType, args: list[str], inputs: int = 0,
+                   more: tuple[Param, ...] = ()) -> tuple[dict[str, Any], list[str]]:
+    """Options a puzzle type declares (``--size 9``, ``--box=2x3``), and ``more`` options
+    (its strategy's), from ``args``; and the ``inputs`` other arguments (puzzles to read),
+    wherever they stand among the options."""
+    params = {p.name.replace("_", "-"): p for p in (*ptype.params, *more)}
+    negatives = {f"no-{k}": p for k, p in params.items() if p.type is bool}
+    negatives.update({p.negative: p for p in params.values() if p.type is bool and p.negative})
     known = ", ".join(f"--{k}" for k in params) or "none"
     raw: dict[str, Any] = {}
     others: list[str] = []
@@ -101,6 +101,10 @@ def _plugin_params(ptype: PuzzleType, args: list[str], inputs: int = 0
             i += 1
             continue
         name, eq, value = token[2:].partition("=")
+        if name in negatives and not eq:
+            raw[negatives[name].name] = False
+            i += 1
+            continue
         if name not in params:
             raise PuzzleInputError(f"unknown option --{name} for puzzle '{ptype.name}' "
                                    f"(its options: {known})")
@@ -140,7 +144,7 @@ def _settings(ptype: PuzzleType | None, solver: str | None, config: Path | None,
     puzzle type prefer a solver by size."""
     return resolve(puzzle=ptype.name if ptype else None, plugin=ptype.plugin if ptype else None,
                    cli_solver=solver, cli_time_limit=time_limit, config_path=config,
-                   type_solver=ptype.preferred_solver(params) if ptype else None)
+                   type_solver=calls.preferred_solver(ptype, params) if ptype else None)
 
 
 def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
@@ -150,7 +154,7 @@ def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Pa
     info = find_solver(settings.solver)
     free = settings.free_search
     if free is None:
-        free = ptype is not None and ptype.wants_free_search(info.id, info.tags)
+        free = ptype is not None and calls.wants_free_search(ptype, info.id, info.tags)
     return Engine(host, Backend(settings.solver, settings.time_limit, free_search=free,
                                 check_flags=settings.check_flags))
 
@@ -160,20 +164,19 @@ def _check_format(fmt: str) -> None:
         raise PuzzleInputError(f"bad --format '{fmt}': expected one of {', '.join(FORMATS)}")
 
 
-def _render(engine: Engine, ptype: PuzzleType, params, board: Board, fmt: str) -> str:
-    text = engine.call("puzzle_format", puzzle_type=ptype, params=params, board=board, fmt=fmt)
-    if text is None:
-        raise PuzzleInputError(f"puzzle '{ptype.name}' has no '{fmt}' format")
-    if not isinstance(text, str):
-        raise engine.bad_result("puzzle_format", ptype, text, "text")
-    return text
+def _render(engine: Engine, ptype: PuzzleType, params, instance, fmt: str,
+            solution: bool = False) -> str:
+    if solution:
+        return calls.text(ptype, "format_solution", params=params, solution=instance, fmt=fmt)
+    return calls.text(ptype, "format", params=params, instance=instance, fmt=fmt)
 
 
 # -- gen --------------------------------------------------------------------------------------
-@app.command(context_settings=PLUGIN_ARGS)
+@app.command(context_settings=PLUGIN_ARGS, add_help_option=False)
 def gen(
     ctx: typer.Context,
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. one listed by 'puzzle-engine plugins'.")],
+    puzzle: Annotated[Optional[str], typer.Argument(help="Puzzle type, e.g. one listed by "
+                      "'puzzle-engine plugins'.", show_default=False)] = None,
     count: Annotated[int, typer.Option("--count", help="How many puzzles.")] = 1,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the first puzzle; puzzle i "
                     "uses seed+i. Random (and recorded) when absent.")] = None,
@@ -184,25 +187,8 @@ def gen(
                    "time as each is finished.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Keep the puzzles already in --out and "
                       "generate only the rest (json or line format).")] = False,
-    target_empty: Annotated[Optional[int], typer.Option("--target-empty", help="Stop "
-                            "emptying once this many squares are empty.")] = None,
-    max_solutions: Annotated[int, typer.Option("--max-solutions", help="isRemoveValid: "
-                             "allow at most this many solutions (1 = unique).")] = 1,
-    variants: Annotated[int, typer.Option("--variants", help="Also emit this many "
-                        "transformed variants of each puzzle.")] = 0,
-    complexity: Annotated[str, typer.Option("--complexity", help="Complexity function for "
-                          "GenPuzzles' binning.")] = "givens",
-    batch: Annotated[int, typer.Option("--batch", help="Judge up to this many squares "
-                     "in one solver call, bisecting when it fails; the puzzle is the same as "
-                     "with --batch 1 (one by one).")] = 16,
     workers: Annotated[int, typer.Option("--workers", help="Generate puzzles in this many "
                        "processes (output stays in seed order).")] = 1,
-    probes: Annotated[Optional[int], typer.Option("--probes", help="With --batch: solver calls "
-                      "run at once while bisecting a run (default 2, 1 with --workers); the "
-                      "puzzle is the same.")] = None,
-    optimise: Annotated[bool, typer.Option("--optimise/--bisect", help="With --batch: find the "
-                        "first failing square of a run in one optimising solver call, or by "
-                        "bisection; the puzzle is the same.")] = True,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
                           "the level model grades at this level (trying seed after seed).")] = None,
     attempts: Annotated[int, typer.Option("--attempts", help="With --difficulty: seeds tried "
@@ -211,31 +197,41 @@ def gen(
                       "difficulty: 'svm' or 'thresholds'.")] = "svm",
     model: ModelOpt = None,
     time_limit: TimeOpt = None,
+    show_help: Annotated[bool, typer.Option("--help", help="Show this message (after a puzzle "
+                         "name: with its options and its strategy's) and exit.")] = False,
 ):
-    """Generate puzzles with GenPuzzles.
+    """Generate puzzles with the puzzle type's strategy.
 
-    Puzzle options (like [bold]--size 16[/]) follow the puzzle's name; 'puzzle-engine
-    plugins' lists them."""
+    Puzzle options (like [bold]--size 16[/]) and the options of the type's generation
+    strategy follow the puzzle's name: 'puzzle-engine gen PUZZLE --help' lists them."""
     with _errors():
+        if show_help:
+            _gen_help(ctx, puzzle)
+            return
+        if puzzle is None:
+            raise PuzzleInputError("missing the puzzle type (see 'puzzle-engine gen --help')")
         _check_format(fmt)
         cpus = os.cpu_count() or 1
         for name, value, least, most, why in (
-                ("--count", count, 1, None, ""), ("--target-empty", target_empty, 1, None, ""),
-                ("--max-solutions", max_solutions, 1, MAX_SOLUTIONS, ""),
-                ("--variants", variants, 0, MAX_VARIANTS, ""), ("--batch", batch, 1, None, ""),
+                ("--count", count, 1, None, ""),
                 ("--workers", workers, 1, 4 * cpus, f" (4 per CPU; this machine has {cpus})"),
-                ("--attempts", attempts, 1, None, ""), ("--probes", probes, 1, MAX_JOBS, "")):
+                ("--attempts", attempts, 1, None, "")):
             if value is not None and value < least:
                 raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
             if value is not None and most is not None and value > most:
                 raise PuzzleInputError(f"bad {name} {value}: must be at most {most}{why}")
         host = _host()
         ptype = host.get_type(puzzle)
-        params = ptype.canonical_params(_plugin_params(ptype, ctx.args)[0])
+        probe = Engine(host, None)
+        strategy = probe.strategy(ptype)
+        raw, _ = _plugin_params(ptype, ctx.args, more=strategy.options)
+        strategy_names = {p.name for p in strategy.options}
+        params = calls.canonical_params(ptype, {k: v for k, v in raw.items()
+                                                if k not in strategy_names})
+        options = strategy.make_options({k: v for k, v in raw.items() if k in strategy_names},
+                                        workers=workers)
         engine = _engine(host, ptype, solver, config, time_limit, params)
-        options = GenOptions(max_solutions=max_solutions, target_empty=target_empty,
-                             variants=variants, complexity=complexity, batch=batch,
-                             probes=probes or (2 if workers == 1 else 1), optimise=optimise)
+        complexity = getattr(options, "complexity", None)
         judge = None
         if difficulty is not None or complexity == DIFFICULTY:
             judge = _difficulty_judge(host, ptype, params, model, grader, config, time_limit)
@@ -247,13 +243,15 @@ def gen(
                                        "--complexity difficulty yet")
             if complexity == DIFFICULTY:
                 host.complexities[DIFFICULTY] = judge.complexity()
-        if complexity not in host.complexities:
+        if complexity is not None and complexity not in host.complexities:
             known = ", ".join(sorted([*host.complexities, DIFFICULTY]))
             raise PuzzleInputError(f"unknown complexity function '{complexity}' (known: {known})")
+        variants = getattr(options, "variants", 0)
         # What decides the puzzles besides the seed, which a resumed batch must share.
         same = {"solver": engine.backend.solver_id, "solver_version": engine.backend.info.version,
                 "plugin_version": ptype.plugin_version, "engine_version": __version__,
-                **{f"options.{k}": v for k, v in options.to_json().items() if k != "batch"}}
+                **{f"options.{k}": v for k, v in strategy.record_options(options).items()
+                   if k != "batch"}}
         if difficulty is not None:
             same.update({"difficulty.level": difficulty, "difficulty.grader": grader,
                          "difficulty.model_sha256": judge.digest})
@@ -286,6 +284,31 @@ def gen(
                 judge.close()
 
 
+def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
+    """``gen --help``: the command's options, and after a puzzle name, the options of the
+    puzzle type and of its strategy."""
+    out_console.print(ctx.get_help(), markup=False)
+    if puzzle is None:
+        return
+    host = _host()
+    ptype = host.get_type(puzzle)
+    strategy = strategy_of(host, ptype)
+    for title, params in ((f"Options of puzzle '{ptype.name}' (plugin '{ptype.plugin}')",
+                           ptype.params),
+                          (f"Options of its strategy '{strategy.name}' "
+                           f"({strategy.description})", strategy.options)):
+        table = Table(title=title, title_justify="left", show_header=False, box=None)
+        table.add_column(no_wrap=True)
+        table.add_column()
+        for p in params:
+            default = "" if p.default is None or p.type is bool else f" [default: {p.default}]"
+            flag = p.flag + ("" if p.type is bool else " VALUE")
+            if p.type is bool and p.negative:
+                flag += f" / --{p.negative}"
+            table.add_row(flag, f"{p.help}{default}")
+        out_console.print(table)
+
+
 def _existing_batch(engine, ptype, params, out: Path | None, fmt: str, resume: bool,
                     same: dict[str, Any]):
     """What ``--out`` holds (checked to be this batch's records, with ``--resume``), or
@@ -305,7 +328,7 @@ def _existing_batch(engine, ptype, params, out: Path | None, fmt: str, resume: b
         parsed = _parse(engine, ptype, params, line)
         if parsed.params != params:
             raise PuzzleInputError(f"a puzzle with options {parsed.params}, not {params}")
-        if _render(engine, ptype, params, parsed.board, "line") != line:
+        if _render(engine, ptype, params, parsed.instance, "line") != line:
             raise PuzzleInputError("not written as 'gen --format line' writes")
     return batch_file.read_existing(out, fmt, ptype.name, params, check_line, same)
 
@@ -361,14 +384,14 @@ def _writer(sink):
 def _lines_of(engine, ptype, params, result, fmt: str, count: int, extra=None) -> list[str]:
     """The output lines of one generated puzzle and its variants (``extra`` is merged
     into each JSON record)."""
-    shape = ptype.shape(params)
     lines = []
-    for p in [result.puzzle] + result.variants:
+    puzzles = (result.kept or [result.puzzle]) + result.variants
+    for p in puzzles:
         if fmt == "json":
-            lines.append(json.dumps({**p.to_json(shape), **(extra or {})}))
+            lines.append(json.dumps({**p.to_json(ptype), **(extra or {})}))
         else:
-            text = _render(engine, ptype, params, p.grid, fmt)
-            lines.append(text + ("\n" if fmt == "text" and (count > 1 or result.variants) else ""))
+            text = _render(engine, ptype, params, p.instance, fmt)
+            lines.append(text + ("\n" if fmt == "text" and (count > 1 or len(puzzles) > 1) else ""))
     return lines
 
 
@@ -378,7 +401,7 @@ def _warn_timeouts(puzzle) -> None:
     if not puzzle.unknown:
         return
     what = f"{puzzle.unknown} check{'s' * (puzzle.unknown != 1)} of the puzzle with seed {puzzle.seed} timed out"
-    if puzzle.givens == len(puzzle.grid):
+    if puzzle.instance == puzzle.solution:  # nothing could be removed
         what = f"every check of the puzzle with seed {puzzle.seed} timed out ({puzzle.unknown})"
     err_console.print(f"puzzle-engine: warning: {what}; it keeps those squares and is not "
                       "minimal (raise --time-limit)", markup=False)
@@ -451,13 +474,13 @@ class _Judge:
 
 
 def _difficulty_judge(host, ptype, params, model, which, config, time_limit) -> _Judge:
-    from .grading import Grader
     if which not in ("svm", "thresholds"):
         raise PuzzleInputError(f"bad --grader '{which}': expected svm or thresholds")
     probe = _engine(host, ptype, "gecode", config, time_limit)
     level_model = _level_model(probe, ptype, params, model, True)
     engine = _engine(host, ptype, level_model.grading["solver"], config, time_limit)
-    return _Judge(level_model, Grader(engine, ptype, params, level_model.grade_options(jobs=2)), which)
+    return _Judge(level_model, _grader(engine, ptype, params, level_model.grade_options(jobs=2)),
+                  which)
 
 
 def _resume_difficulty(out: Path | None, fmt: str, existing, seed: int | None
@@ -486,7 +509,7 @@ def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink
             for _ in range(attempts):
                 result = engine.generate(ptype, params, next_seed, options)
                 next_seed += 1
-                g, got, levels = judge.grade(result.puzzle.grid)
+                g, got, levels = judge.grade(result.puzzle.instance)
                 if got == level:
                     break
             else:
@@ -574,23 +597,16 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
         where = f"{name}, line {number}"
         try:
             record = json.loads(line)
-            grid = record["grid"]
-            params = record.get("params", {})
-            params = {**params, **raw} if isinstance(params, dict) else params
-        except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+        except json.JSONDecodeError as exc:
             raise PuzzleInputError(f"{where}: not a puzzle record ({exc})") from None
+        if not isinstance(record, dict):
+            raise PuzzleInputError(f"{where}: not a puzzle record (a JSON object)")
         if record.get("type", ptype.name) != ptype.name:
             raise PuzzleInputError(f"{where}: a '{record.get('type')}' puzzle, not '{ptype.name}'")
-        if not isinstance(record, dict):
-            raise PuzzleInputError(f"{where}: not a puzzle record (a JSON object with a 'grid')")
-        if not isinstance(grid, list):
-            raise PuzzleInputError(f"{where}: field 'grid' must be a list of rows, not "
-                                   f"{json.dumps(grid)[:40]}")
-        flat = [v for row in grid for v in (row if isinstance(row, list) else [row])]
-        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in flat):
-            raise PuzzleInputError(f"{where}: field 'grid' must hold non-negative integers")
+        params = record.get("params", {})
         if not isinstance(params, dict):
             raise PuzzleInputError(f"{where}: field 'params' must be an object")
+        params = {**params, **raw}
         for p in ptype.params:  # JSON's types, as the type declares them
             value = params.get(p.name)
             wanted = (int, float) if p.type is float else p.type  # JSON writes 2.0 as 2
@@ -601,16 +617,13 @@ def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source
                                        f"not {json.dumps(value)}")
         try:
             params = engine.check_params(ptype, params)
+            instance = calls.call(ptype, "from_json", params=params, record=record)
         except PuzzleInputError as exc:
             raise PuzzleInputError(f"{where}: {exc}") from None
-        rows, cols = ptype.shape(params)
-        if len(flat) != rows * cols:
-            raise PuzzleInputError(f"{where}: field 'grid' has {len(flat)} squares, "
-                                   f"expected {rows * cols}")
         try:
-            line_text = _render(engine, ptype, params, tuple(flat), "line")
+            line_text = _render(engine, ptype, params, instance, "line")
         except PuzzleEngineError as exc:
-            raise PuzzleInputError(f"{where}: field 'grid': {exc}") from None
+            raise PuzzleInputError(f"{where}: {exc}") from None
         try:
             yield _parse(engine, ptype, params, line_text)
         except PuzzleInputError as exc:
@@ -642,7 +655,8 @@ def _puzzles_by_line(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], tex
             if not parsed:
                 return None
             raise PuzzleInputError(f"{where}, line {number}: {exc}") from None
-        if min(ptype.shape(puzzle.params)) < 2:
+        shape = getattr(ptype, "shape", None)  # a grid's rows are no puzzles of one row
+        if shape is not None and min(calls.call(ptype, "shape", params=puzzle.params)) < 2:
             return None
         parsed.append(puzzle)
     return parsed
@@ -650,13 +664,11 @@ def _puzzles_by_line(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], tex
 
 def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):
     full_raw = {p.name: raw.get(p.name) for p in ptype.params}
-    parsed = engine.call("puzzle_parse", puzzle_type=ptype, params=full_raw, text=text)
-    if parsed is None:
-        raise PuzzleInputError(f"puzzle '{ptype.name}' cannot be read from text")
-    if not isinstance(parsed, Parsed) or not isinstance(parsed.params, dict):
-        raise engine.bad_result("puzzle_parse", ptype, parsed, "a Parsed(params, board)")
-    board = engine.board_from("puzzle_parse", ptype, parsed.params, parsed.board, full=False)
-    return Parsed(parsed.params, board)
+    parsed = calls.parsed(ptype, full_raw, text)
+    if isinstance(ptype, Emptying):
+        return Parsed(parsed.params, calls.board(ptype, "parse", parsed.params, parsed.instance,
+                                                 full=False))
+    return parsed
 
 
 class _EngineFor:
@@ -670,10 +682,10 @@ class _EngineFor:
         self._make = lambda params: _engine(host, ptype, solver, config, time_limit, params)
         self.base = self._make(None)
         self._ptype = ptype
-        self._engines: dict[str | None, Engine] = {ptype.preferred_solver(None): self.base}
+        self._engines: dict[str | None, Engine] = {calls.preferred_solver(ptype, None): self.base}
 
     def __call__(self, params: dict[str, Any]) -> Engine:
-        preferred = self._ptype.preferred_solver(params)
+        preferred = calls.preferred_solver(self._ptype, params)
         if preferred not in self._engines:
             self._engines[preferred] = self._make(params)
         return self._engines[preferred]
@@ -704,20 +716,22 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
             if number and fmt == "text":
                 out_console.print("")  # several puzzles: a blank line between solutions
             engine = engines(parsed.params)
-            result, boards = engine.solve(ptype, parsed.params, parsed.board)
-            if not boards:
+            result, solutions = engine.solve(ptype, parsed.params, parsed.instance)
+            if not solutions:
                 what = "unknown: the solver timed out" if result.status == "unknown" else "no solution"
                 err_console.print(f"puzzle-engine: {what}")
                 failed = True
                 continue
             if fmt == "json":
-                _, cols = ptype.shape(parsed.params)
+                record = calls.record(ptype, parsed.params, parsed.instance, solutions[0])
+                extra = {"optimum": result.objective, "status": str(result.status)} \
+                    if ptype.objective else {}
                 out_console.print(json.dumps({
-                    "type": ptype.name, "params": parsed.params,
-                    "grid": rows_of(parsed.board, cols), "solution": rows_of(boards[0], cols),
+                    "type": ptype.name, "params": parsed.params, **record, **extra,
                     "solver": engine.backend.solver_id}), markup=False)
             else:
-                out_console.print(_render(engine, ptype, parsed.params, boards[0], fmt), markup=False)
+                out_console.print(_render(engine, ptype, parsed.params, solutions[0], fmt,
+                                          solution=True), markup=False)
         if failed:
             raise typer.Exit(1)
 
@@ -725,29 +739,37 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
 @app.command(context_settings=PLUGIN_ARGS)
 def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt = None,
           config: ConfigOpt = None, fmt: FormatOpt = "text", time_limit: TimeOpt = None):
-    """Count solutions: 0, 1 (unique) or "2 or more". Exit status 0 only when unique."""
+    """Judge puzzles by their type's acceptance criterion (most types: count solutions, 0,
+    1 (unique) or "2 or more"). Exit status 0 only when every puzzle is accepted."""
     with _errors():
         engines, ptype, raw, source = _setup_for_input(ctx, puzzle, source, solver, config,
                                                        time_limit, fmt)
         all_unique = True
         for parsed in _load_puzzles(engines.base, ptype, raw, source):
             engine = engines(parsed.params)
-            result, boards = engine.solve(ptype, parsed.params, parsed.board, nr_solutions=2)
-            if len(boards) >= 2:
-                answer = "2 or more"
-            elif result.status == "unknown":
+            criterion = engine.criterion(ptype)
+            verdict = criterion.judge(engine, ptype, parsed.params, parsed.instance)
+            if verdict.accepted is None:
                 answer = "unknown"
+            elif verdict.solutions >= 2:
+                answer = "2 or more"
             else:
-                answer = str(len(boards))
-            all_unique &= answer == "1"
+                answer = str(verdict.solutions)
+            all_unique &= verdict.accepted is True
             if fmt == "json":
                 out_console.print(json.dumps({"type": ptype.name, "params": parsed.params,
                                               "solutions": answer, "unique": answer == "1",
+                                              "criterion": criterion.name,
+                                              "accepted": verdict.accepted, **verdict.fields,
                                               "solver": engine.backend.solver_id}), markup=False)
             else:
                 note = {"1": " (unique)", "unknown": " (the solver timed out; not known to be unique)"}
-                out_console.print(f"{answer} solution{'' if answer == '1' else 's'}"
-                                  f"{note.get(answer, '')}", markup=False)
+                text = f"{answer} solution{'' if answer == '1' else 's'}{note.get(answer, '')}"
+                if criterion.name != "unique":
+                    said = {True: "accepted", False: "refused", None: "unknown"}[verdict.accepted]
+                    details = "".join(f", {k} {v}" for k, v in verdict.fields.items())
+                    text = f"{criterion.name}: {said}{details}"
+                out_console.print(text, markup=False)
         if not all_unique:
             raise typer.Exit(1)
 
@@ -771,13 +793,19 @@ def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, 
     return engine, ptype, raw, options, source
 
 
+def _grader(engine: Engine, ptype: PuzzleType, params, options):
+    """The type's grader (``PuzzleType.grader``) for these params."""
+    maker = engine.host.get("graders", ptype.grader, f" (named by {calls.owner(ptype)})")
+    return maker.grader(engine, ptype, params, options)
+
+
 def _level_model(engine: Engine, ptype: PuzzleType, params, model: Path | None, needed: bool):
     """The level model to use: ``--model``, else the plugin's, else None (an error when
     ``needed``)."""
     from .levels import LevelModel
     path = model
     if path is None:
-        path = engine.call("puzzle_grading_model", puzzle_type=ptype, params=params)
+        path = calls.call(ptype, "grading_model", params=params)
         if path is None or not path.is_file():
             if needed:
                 raise PuzzleInputError(f"no trained level model for '{ptype.name}' with these "
@@ -804,14 +832,13 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
           model: ModelOpt = None, runs: RunsOpt = 50, cutoff: CutoffOpt = 500.0,
           grade_seed: GradeSeedOpt = 0, strengthen: StrengthenOpt = True, jobs: JobsOpt = 2):
     """Grade puzzles: mean search nodes over random orders, and the level from each grader."""
-    from .grading import Grader
     with _errors():
         if fmt not in ("text", "json"):
             raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
         engine, ptype, raw, options, source = _grading(ctx, puzzle, solver, config, time_limit,
                                                        runs, cutoff, grade_seed, strengthen, jobs,
                                                        source)
-        graders: dict[str, Grader] = {}     # per puzzle parameters (JSON input may mix them)
+        graders: dict[str, Any] = {}     # per puzzle parameters (JSON input may mix them)
         models: dict[str, Any] = {}         # the level model checked for those parameters
         try:
             for number, parsed in enumerate(_load_puzzles(engine, ptype, raw, source)):
@@ -819,8 +846,8 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
                     out_console.print("")  # several puzzles: a blank line between grades
                 key = json.dumps(parsed.params, sort_keys=True)
                 if key not in graders:
-                    graders[key] = Grader(engine, ptype, parsed.params, options)
-                g = graders[key].grade(parsed.board)
+                    graders[key] = _grader(engine, ptype, parsed.params, options)
+                g = graders[key].grade(parsed.instance)
                 if key not in models:
                     models[key] = _checked_model(engine, ptype, parsed.params, model, options, g)
                     if models[key] is None:
@@ -870,7 +897,7 @@ def train(ctx: typer.Context, puzzle: str,
           per_label: Annotated[Optional[int], typer.Option("--per-label", help="Use only the "
                                "first N puzzles of each label.")] = None):
     """Fit difficulty levels from labelled puzzles: thresholds on ln(mean nodes) and an SVM."""
-    from .grading import GradeOptions, Grader
+    from .grading import GradeOptions
     from .levels import (FeatureTable, LevelModel, first_per_label, grading_signature, measure,
                          read_labelled)
     with _errors():
@@ -889,7 +916,7 @@ def train(ctx: typer.Context, puzzle: str,
         signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
         table = FeatureTable(features, signature)
         one_job = GradeOptions(**{**options.__dict__, "jobs": 1})
-        grader = Grader(engine, ptype, params, one_job)
+        grader = _grader(engine, ptype, params, one_job)
         progress = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(),
                             TimeElapsedColumn(), console=err_console, transient=True)
         try:
@@ -940,14 +967,14 @@ def plugins():
             table.add_row(info.name, info.version, ", ".join(info.types), ", ".join(info.hooks))
         out_console.print(table)
         types = Table(title="Puzzle types")
-        for col in ("type", "plugin", "options", "description"):
+        for col in ("type", "plugin", "strategy", "options", "description"):
             types.add_column(col)
         for t in sorted(host.types.values(), key=lambda t: t.name):
             opts = ", ".join(f"--{p.name.replace('_', '-')}"
                              + (f" (default {p.default})"
                                 if p.default is not None and p.type is not bool else "")
                              for p in t.params)
-            types.add_row(t.name, t.plugin, opts, t.description)
+            types.add_row(t.name, t.plugin, t.strategy, opts, t.description)
         out_console.print(types)
         for f in host.failures:
             out_console.print(f"broken plugin '{f.name}' (skipped): {f.error}", markup=False)
@@ -963,7 +990,8 @@ def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = No
         ptype = _host().get_type(puzzle) if puzzle else None
         if ctx.args and ptype is None:
             raise PuzzleInputError(f"unexpected {ctx.args[0]!r}: puzzle options need --puzzle")
-        params = ptype.canonical_params(_plugin_params(ptype, ctx.args)[0]) if ptype and ctx.args else None
+        params = calls.canonical_params(ptype, _plugin_params(ptype, ctx.args)[0]) \
+            if ptype and ctx.args else None
         settings = _settings(ptype, solver, config, params=params)
         info = None
         with contextlib.suppress(PuzzleEngineError):

@@ -28,3 +28,8 @@ class ConfigError(PuzzleEngineError):
 
 class PluginError(PuzzleEngineError):
     """A plugin raised inside one of its hooks."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (a plugin's may span several)."""
+    return " ".join(str(exc).split())

@@ -1,7 +1,8 @@
 """Difficulty grading: the multiple method of paper 002 (section 5), generic over plugins.
 
-A puzzle is solved ``runs`` times. Each run branches on the empty squares in a different
-seeded random order (``int_search(order, input_order, indomain_min)``), and the grader
+A puzzle is solved ``runs`` times. Each run branches on the search variables the type
+declares (``search_variables``: for a grid, its empty squares) in a different seeded
+random order (``int_search(order, input_order, indomain_min)``), and the grader
 averages the solver's search nodes. The puzzle is flattened once per pass; runs change only
 the search annotation of the FlatZinc.
 
@@ -23,9 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from . import calls
 from .backend import CompiledModel, Run
 from .errors import PuzzleInputError, SolverError
-from .types import Board, PropagationLevel, PuzzleType
+from .hookspecs import Emptying, PuzzleType
+from .types import Board, PropagationLevel
 
 STRENGTHENED, PLAIN = "strengthened", "plain"
 
@@ -158,29 +161,52 @@ class Grader:
         self.ptype = ptype
         self.params = dict(params)
         self.options = options
-        self.n = engine.board_size(ptype, params)
-        levels = engine.call("puzzle_propagation_levels", puzzle_type=ptype, params=self.params)
-        self.levels: tuple[PropagationLevel, ...] = tuple(levels or ())
-        self.implied = engine.call("puzzle_implied_constraints", puzzle_type=ptype, params=self.params)
+        #: A grid's givens are fixed in a model flattened once for every puzzle; another
+        #: type's instance is all in its data.
+        self.grid = isinstance(ptype, Emptying)
+        self.n = engine.board_size(ptype, params) if self.grid else None
+        levels = calls.call(ptype, "propagation_levels", params=self.params)
+        if not isinstance(levels, (list, tuple)) or not all(
+                isinstance(lv, PropagationLevel) for lv in levels):
+            raise calls.bad_result("propagation_levels", ptype, levels, "a list of PropagationLevel")
+        self.levels: tuple[PropagationLevel, ...] = tuple(levels)
+        self.implied = calls.call(ptype, "implied_constraints", params=self.params)
+        if self.implied is not None and not isinstance(self.implied, str):
+            raise calls.bad_result("implied_constraints", ptype, self.implied, "MiniZinc code or None")
         self._pool = ThreadPoolExecutor(options.jobs) if options.jobs > 1 else None
 
     # -- models ---------------------------------------------------------------------------
-    def _model(self, board: Board, extra_data: Mapping[str, Any] | None) -> CompiledModel:
-        """The model without givens (they are fixed per run), flattened once per engine
-        and data: the plain pass and the levels of every puzzle share it."""
-        data = {**self.engine.checker_data(self.ptype, self.params, board), **(extra_data or {})}
-        return self.engine.compiled(self.ptype, data)
+    def _model(self, instance, extra_data: Mapping[str, Any] | None) -> CompiledModel:
+        """A grid's model without givens (they are fixed per run), flattened once per
+        engine and data: the plain pass and the levels of every puzzle share it."""
+        base = (self.engine.checker_data(self.ptype, self.params, instance) if self.grid
+                else self.engine.data(self.ptype, self.params, instance))
+        return self.engine.compiled(self.ptype, {**base, **(extra_data or {})})
+
+    def _fixed(self, instance, model: CompiledModel) -> Board:
+        """What a run fixes: a grid's givens, nothing for another type."""
+        return tuple(instance) if self.grid else (0,) * model.squares
+
+    def _variables(self, instance, squares: int) -> list[int]:
+        found = calls.call(self.ptype, "search_variables", params=self.params, instance=instance)
+        if not isinstance(found, (list, tuple)) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < squares for i in found):
+            raise calls.bad_result("search_variables", self.ptype, found,
+                                   f"a list of positions 0..{squares - 1}")
+        return list(found)
 
     def _map(self, fn, items):
         return list(self._pool.map(fn, items)) if self._pool else [fn(x) for x in items]
 
     # -- grading --------------------------------------------------------------------------
-    def grade(self, board: Board, label: str = "") -> Grade:
-        board = tuple(board)
-        if len(board) != self.n:
-            raise PuzzleInputError(f"the puzzle has {len(board)} squares, not {self.n}")
+    def grade(self, instance, label: str = "") -> Grade:
+        if self.grid:
+            instance = tuple(instance)
+            if len(instance) != self.n:
+                raise PuzzleInputError(f"the puzzle has {len(instance)} squares, not {self.n}")
         opts = self.options
-        base = self._model(board, None)
+        base = self._model(instance, None)
+        board = self._fixed(instance, base)
         check = base.run(board, limit=2, solution=True)
         if not check.complete:
             raise SolverError(f"solver timed out checking that {label or 'the puzzle'} has one solution "
@@ -189,39 +215,41 @@ class Grader:
             what = "no solution" if check.found == 0 else "2 or more solutions"
             raise PuzzleInputError(f"{label or 'the puzzle'} has {what}; only puzzles with exactly "
                                    "one solution can be graded")
-        solution = check.first
-        empty = [i for i, v in enumerate(board) if not v]
+        solution = check.first if self.grid else self.engine.unique_solution(
+            self.ptype, self.params, instance, label or "the puzzle")
+        empty = self._variables(instance, base.squares)
         rng = random.Random(opts.seed)
         orders = [rng.sample(empty, len(empty)) for _ in range(opts.runs)]
 
         strengthened = plain = None
         if opts.strengthen:
-            strengthened = self._strengthened(board, orders, label)
+            strengthened = self._strengthened(instance, orders, label)
         if strengthened is None or strengthened.mean_nodes < opts.cutoff:
             plain = self._runs(base, board, orders, label)
         mode = PLAIN if plain is not None else STRENGTHENED
 
         levels = {}
         for level in self.levels:
-            run = self._model(board, level.data).run(board, order=empty, stats=True)
+            run = self._model(instance, level.data).run(board, order=empty, stats=True)
             self._need_complete(run, f"propagation level '{level.name}'", label)
             depth = run.stats.get("peakDepth")
             root = depth == 0 if depth is not None else run.stats.get("nodes", 0) <= 1
             levels[level.name] = LevelStats(root=root, nodes=run.stats.get("nodes", 0.0),
                                             failures=run.stats.get("failures", 0.0))
 
-        feats = self.engine.features(self.ptype, self.params, board, solution=solution)
+        feats = self.engine.features(self.ptype, self.params, instance, solution=solution)
         info = self.engine.backend.info
         return Grade(puzzle=label, mode=mode, figure=plain or strengthened, strengthened=strengthened,
                      plain=plain, levels=levels, solutions=1, solution=solution,
                      plugin_features=dict(feats), solver=info.id, solver_version=info.version,
                      options=opts)
 
-    def _strengthened(self, board: Board, orders: list[list[int]], label: str) -> PassStats:
+    def _strengthened(self, instance, orders: list[list[int]], label: str) -> PassStats:
         """Pass 1: givens and implied constraints flattened with SAC probing (-O5)."""
-        data = self.engine.data(self.ptype, self.params, board)
+        data = self.engine.data(self.ptype, self.params, instance)
         extra = [self.implied] if self.implied else []
         model = self.engine.backend.compile(self.ptype, data, extra, flags=("-O5",))
+        board = self._fixed(instance, model)
         try:
             if not model.unfixed():
                 # SAC fixed every square: every order is the same empty search, so one run
@@ -260,4 +288,16 @@ class Grader:
         self.close()
 
 
-__all__ = ["Grade", "GradeOptions", "Grader", "LevelStats", "PassStats", "PLAIN", "STRENGTHENED"]
+class MultipleMethod:
+    """The grader ``multiple`` (paper 002's multiple method), as registered."""
+
+    name = "multiple"
+    description = "mean search nodes over random orders, with SAC + implied constraints first"
+
+    def grader(self, engine, ptype, params, options: GradeOptions = GradeOptions()) -> Grader:
+        return Grader(engine, ptype, params, options)
+
+
+MULTIPLE = MultipleMethod()
+
+__all__ = ["MULTIPLE", "Grade", "GradeOptions", "Grader", "LevelStats", "PassStats", "PLAIN", "STRENGTHENED"]

@@ -1,198 +1,320 @@
-"""The plugin contract. Every hook is declared here and nowhere else.
+"""The plugin contract, version 2. Everything a plugin may provide is declared here.
 
-All hooks are called with keyword arguments, so an implementation may accept only the
-arguments it needs. Hooks marked *first result* stop at the first implementation that
-returns something other than ``None``: an implementation must return ``None`` for puzzle
-types it does not handle (compare ``puzzle_type.name``). The host registers its own
-defaults with ``trylast=True``, so any plugin can pre-empt them.
+A plugin is a Python module (or object) found through the entry-point group
+``puzzle_engine``. It says which contract it was written for, and implements one or
+more of the ``register_*`` hooks below:
+
+    PUZZLE_ENGINE_CONTRACT = 2
+
+    @hookimpl
+    def register_puzzle_types(register):
+        register(MyPuzzle())
+
+A *puzzle type* is an object, an instance of a subclass of ``PuzzleType`` below, that
+carries its own behaviour: the engine calls the methods of the type it is working on, and
+of no other. A plugin therefore never checks which type it is asked about, and one
+plugin's mistake stays with its own types.
+
+What a type must provide depends on how its puzzles are made, its *strategy*:
+
+* ``emptying`` (GenPuzzles, paper 000): a random full solution is emptied square by
+  square while the puzzle stays acceptable. The type implements ``Emptying``.
+* ``growing`` (paper 002): a random base grows one element at a time while the puzzle
+  can still be accepted; every accepted level is kept. The type implements ``Growing``.
+* ``own``: the type builds its puzzles itself (``OwnGenerator``).
+
+A puzzle is *accepted* by a criterion the type names (``criterion``): at most k
+solutions, unique modulo a symmetry, a unique optimum, or a unique answer among
+options. Difficulty is measured by a *grader* the type names (``grader``). Strategies,
+criteria, graders and GenPuzzles' complexity functions are objects too, registered
+through hooks, so a plugin can add one without touching the engine.
+
+Puzzle types hold their puzzles as they like (the engine never looks inside): an
+*instance* is the puzzle as given to the player, a *solution* its answer. Grid puzzles
+should subclass ``puzzle_engine.grid.GridPuzzle``, which implements most of this for a
+flat tuple of integers with 0 for an empty square.
+
+Every method's result is checked before it is used; a wrong one, or an exception, is
+reported as one line naming the plugin, the type and the method.
+
+``docs/plugin-authoring.md`` walks through a complete plugin for each strategy.
 """
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, ClassVar
+
 import pluggy
+
+from .types import Complexity, Param, Parsed, PropagationLevel, Transformation
+
+#: The contract this engine speaks. A plugin declares the one it was written for as
+#: ``PUZZLE_ENGINE_CONTRACT`` (a module or object attribute); any other is refused.
+CONTRACT_VERSION = 2
 
 hookspec = pluggy.HookspecMarker("puzzle_engine")
 
+Instance = Any   #: a puzzle as its type holds it
+Solution = Any   #: a solution as its type holds it
+Register = Callable[[Any], None]
 
+
+# -- the hooks: each plugin registers objects -------------------------------------------------
 @hookspec
-def puzzle_register_types(register):
-    """Declare puzzle types.
-
-    Called once when the plugins load. Call ``register(PuzzleType(...))`` once for each
-    puzzle type the plugin provides: its name, parameters with defaults, a ``check_params``
-    validator, the board shape, the MiniZinc model file(s) and the name of the decision
-    array whose ``array1d`` is the board.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_random_solution(puzzle_type, params, rng, solve, transform):
-    """GetRandomPuzzle: return a random *full* board (a tuple of ints, no zeros).
-
-    :param rng: a ``random.Random``; the only source of randomness allowed.
-    :param solve: ``solve(board) -> Board | None`` completes a partial board with the
-        configured solver (``None`` when it has no solution), so a plugin can fix a few
-        random squares and let the solver do the rest.
-    :param transform: ``transform(board) -> Board`` applies a random composition of the
-        type's transformations, drawn from ``rng``.
-
-    The host's default completes an empty board with the solver and applies random
-    transformations (``puzzle_transformations``) to it.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_choose_square(puzzle_type, params, board, candidates, rng, solution):
-    """ChooseSquare: return the index of the square to try emptying next.
-
-    :param board: the current puzzle (0 = empty).
-    :param candidates: the indices not yet tried, all non-empty, never empty itself.
-    :param rng: a ``random.Random``.
-    :param solution: the full board the puzzle is emptied from (a rule may depend on it,
-        e.g. "every region of the solution keeps a given").
-
-    Must return one of ``candidates``. The host's default picks uniformly at random.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_is_remove_valid(puzzle_type, params, board, index, solution, checker, max_solutions):
-    """isRemoveValid: return ``True`` if ``board`` (square ``index`` just emptied) is acceptable.
-
-    :param solution: the full board the puzzle was emptied from.
-    :param checker: counts solutions other than ``solution``:
-        ``checker.at_most(board, k)`` is ``True`` when the board has at most ``k``
-        solutions, ``False`` when it has more *or when the solver timed out*.
-    :param max_solutions: the ``k`` asked for on the command line (1 = unique).
-
-    The host's default is ``checker.at_most(board, max_solutions)``: one solver call
-    that asks for a solution different from ``solution``.
-    """
+def register_puzzle_types(register: Register) -> None:
+    """Call ``register(t)`` once for each puzzle type the plugin provides, ``t`` an
+    instance of a ``PuzzleType`` subclass. A name that is already taken is refused (and a
+    built-in's name is never given to another plugin)."""
 
 
 @hookspec
-def puzzle_transformations(puzzle_type, params):
-    """Return a list of ``Transformation`` objects: symmetries that keep the rules.
-
-    Return ``None`` or ``[]`` for types you do not handle. Each transformation's
-    ``draw(rng)`` gives a board -> board function, applied to a puzzle and its solution
-    alike. The host composes them to make variants (``gen --variants M``) and to bin the
-    transformed puzzles in GenPuzzles.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_features(puzzle_type, params, board, solution, checker):
-    """Return a feature vector for grading, as an ordered ``dict[str, float]``.
-
-    :param solution: the puzzle's solution (the engine solves the puzzle first), or
-        ``None`` when the caller has none.
-    :param checker: counts solutions other than ``solution`` (see
-        ``puzzle_is_remove_valid``), for features that need the solver, such as whether a
-        given could still be removed; ``None`` when the caller has no solution.
-
-    ``Engine.features(puzzle_type, params, board)`` supplies both. The host's default gives
-    the number of squares, givens and empties.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_to_data(puzzle_type, params, board, solver):
-    """Return the MiniZinc data (a ``dict`` of parameter name to value) for ``board``.
-
-    :param solver: the ``SolverInfo`` (``id``, ``name``, ``version``, ``tags``) the data is
-        for, so that a model can switch formulations by solver (e.g. implied constraints
-        only for solvers without learning, tag ``lcg``). Most plugins ignore it.
-
-    The host may call it with an all-empty board and fix the givens itself, so the
-    model must treat a given of 0 as "empty" and constrain nothing for it.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_checker_data(puzzle_type, params, board, solver):
-    """Return the MiniZinc data from which to compile the checker for ``board``, or ``None``.
-
-    The checker (isRemoveValid's solver) flattens the model once and then fixes each
-    board's givens in the compiled FlatZinc, so the data returned here must hold *no*
-    givens. Boards whose checker data are equal share one compiled model; return data that
-    changes rarely. Use it for data that depends on the board, such as a bound on the
-    values that every solution of ``board`` respects, which makes the model smaller. The
-    bound must be sound: the compiled model must have exactly the solutions that
-    ``puzzle_to_data(board)`` gives.
-
-    :param solver: as in ``puzzle_to_data``.
-
-    The host's default (``None``) compiles ``puzzle_to_data`` of an all-empty board once.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_from_solution(puzzle_type, params, solution):
-    """Turn a MiniZinc solution (``dict`` of output variable to value) into a full board.
-
-    The host's default flattens the decision array ``puzzle_type.decision`` row by row.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_parse(puzzle_type, params, text):
-    """Parse ``text`` (a puzzle in one of the plugin's text formats) into a ``Parsed``.
-
-    :param params: the parameters given on the command line; a missing one is ``None``,
-        and the plugin may infer it from the text (e.g. the size from the length).
-
-    Raise ``PuzzleInputError`` with a one-line message that names the problem (row,
-    column, symbol) for a wrong length, a bad symbol or conflicting givens.
-    """
-
-
-@hookspec(firstresult=True)
-def puzzle_format(puzzle_type, params, board, fmt):
-    """Format ``board`` as text. ``fmt`` is ``"text"`` (a readable grid) or ``"line"``
-    (one line, ``.`` for empty). ``puzzle_parse`` must read back both."""
+def register_strategies(register: Register) -> None:
+    """Call ``register(s)`` for each generation strategy, an object with the attributes of
+    ``puzzle_engine.strategies.Strategy``: ``name``, ``options`` (its command-line options
+    as ``Param``), ``hooks`` (the class whose methods a type must implement to use it) and
+    ``generate(engine, ptype, params, seed, options)``."""
 
 
 @hookspec
-def puzzle_register_complexities(register):
-    """Declare complexity functions for GenPuzzles' binning.
+def register_criteria(register: Register) -> None:
+    """Call ``register(c)`` for each acceptance criterion, an object with the attributes
+    of ``puzzle_engine.criteria.Criterion``: ``name`` and ``judge(engine, ptype, params,
+    instance, reference=None)``, which returns a ``Verdict`` (accepted, refused, or
+    unknown when the solver ran out of time)."""
 
-    Call ``register(Complexity(name, level))``; ``level(puzzle_type, params, board)``
-    returns a hashable hardness level. The host registers ``givens`` (the number of
-    givens).
+
+@hookspec
+def register_graders(register: Register) -> None:
+    """Call ``register(g)`` for each difficulty grader, an object with ``name`` and
+    ``grader(engine, ptype, params, options)``, which returns an object whose
+    ``grade(instance, label)`` measures one puzzle (see ``puzzle_engine.grading``)."""
+
+
+@hookspec
+def register_complexities(register: Register) -> None:
+    """Call ``register(Complexity(name, level))`` for each complexity function C of
+    GenPuzzles' binning: ``level(puzzle_type, params, instance)`` gives a hashable level."""
+
+
+# -- a puzzle type ---------------------------------------------------------------------------
+class PuzzleType:
+    """One kind of puzzle. Subclass it, set the declarations, implement the methods.
+
+    Every method takes ``params``, the canonical parameters from ``check_params``.
     """
 
+    # -- declarations ------------------------------------------------------------------------
+    #: The name on the command line (``puzzle-engine gen NAME``).
+    name: ClassVar[str] = ""
+    #: One line for ``puzzle-engine plugins``.
+    description: ClassVar[str] = ""
+    #: The parameters, settable as ``--name VALUE`` after the type's name.
+    params: ClassVar[tuple[Param, ...]] = ()
+    #: MiniZinc model files (``pathlib.Path`` or ``importlib.resources`` files) or inline
+    #: MiniZinc code (``str``), concatenated in this order.
+    models: ClassVar[tuple[Any, ...]] = ()
+    #: The model's output array that holds a solution (read in ``array1d`` order).
+    decision: ClassVar[str] = "grid"
+    #: For an optimisation puzzle: the model's variable to optimise, and ``"maximize"`` or
+    #: ``"minimize"``. The engine adds the solve item, so the model has none.
+    objective: ClassVar[str | None] = None
+    sense: ClassVar[str] = "satisfy"
+    #: How puzzles are made, judged and graded: names of registered objects.
+    strategy: ClassVar[str] = "emptying"
+    criterion: ClassVar[str] = "unique"
+    grader: ClassVar[str] = "multiple"
+    #: The solver the type runs best on (id or tag), used when neither the command line,
+    #: the environment nor the config file names one; ``preferred_solver`` may refine it.
+    solver: ClassVar[str | None] = None
+    #: Solvers (ids or tags) that should run the model with free search (``-f``).
+    free_search: ClassVar[tuple[str, ...]] = ()
 
-@hookspec(firstresult=True)
-def puzzle_propagation_levels(puzzle_type, params):
-    """Return the type's propagation levels for grading, weakest first, or ``None``.
+    #: Set by the host when the type is registered: the plugin that owns it, and its version.
+    plugin: str = ""
+    plugin_version: str = ""
 
-    A level is a ``PropagationLevel(name, data)``: MiniZinc data merged into the puzzle's
-    data so that the model propagates more or less strongly (e.g. a ``level``
-    parameter that picks value- or domain-consistent all-different and adds redundant
-    counting constraints). Every level must keep exactly the same solutions.
+    def check_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Take the raw parameters (defaults filled in, ``None`` where absent) and return
+        the canonical ones, or raise ``PuzzleInputError`` with a one-line message."""
+        return params
 
-    The grader solves each level once and records whether propagation alone solved the
-    puzzle (no search) and the nodes it took: "solvable at increasing consistency
-    levels", features the SVM can learn from. The *first* level is also the plain model of
-    the multiple method's second pass (see ``docs/grading.md``). ``None`` means one level,
-    the model as it is.
-    """
+    def preferred_solver(self, params: Mapping[str, Any] | None) -> str | None:
+        """The solver for these params (``None``: no preference; ``params`` is ``None``
+        before they are known)."""
+        return self.solver
+
+    # -- instances and solutions -------------------------------------------------------------
+    def to_data(self, params: Mapping[str, Any], instance: Instance, solver) -> Mapping[str, Any]:
+        """The MiniZinc data (parameter name to value) of ``instance``. ``solver`` is the
+        ``SolverInfo`` (``id``, ``tags``...) the data is for, so a model may switch
+        formulations by solver; most types ignore it."""
+        raise NotImplementedError
+
+    def from_solution(self, params: Mapping[str, Any], values: Mapping[str, Any]) -> Solution:
+        """A solution, from a MiniZinc solution (output variable name to value)."""
+        raise NotImplementedError
+
+    def to_json(self, params: Mapping[str, Any], instance: Instance,
+                solution: Solution | None) -> dict[str, Any]:
+        """The type's fields of a JSON record: the instance, its solution when given, and
+        anything a reader may want (counts...). Plain JSON values only."""
+        raise NotImplementedError
+
+    def from_json(self, params: Mapping[str, Any], record: Mapping[str, Any]) -> Instance:
+        """The instance of a record written by ``to_json``. Raise ``PuzzleInputError``
+        naming the field for a bad one."""
+        raise NotImplementedError
+
+    def format(self, params: Mapping[str, Any], instance: Instance, fmt: str) -> str:
+        """``instance`` as text: ``fmt`` is ``"text"`` (for a person) or ``"line"`` (one
+        line, for files of many puzzles). ``parse`` must read both back."""
+        raise NotImplementedError
+
+    def format_solution(self, params: Mapping[str, Any], solution: Solution, fmt: str) -> str:
+        """A solution as text, in the formats of ``format``."""
+        return self.format(params, solution, fmt)
+
+    def parse(self, params: Mapping[str, Any], text: str) -> Parsed:
+        """Read a puzzle written in one of the type's formats into ``Parsed(params,
+        instance)``. ``params`` come from the command line, ``None`` where absent: infer
+        them from the text where you can (a size from a length). Raise
+        ``PuzzleInputError`` naming the row, column or symbol for a bad puzzle."""
+        raise NotImplementedError
+
+    def solution_key(self, params: Mapping[str, Any], solution: Solution) -> Hashable:
+        """A key for "the same solution": two solutions with equal keys count as one.
+        Override it to count solutions modulo a symmetry (criterion
+        ``unique-modulo-symmetry``), e.g. the least of a solution's images under swapping
+        identical pieces."""
+        return solution
+
+    def transformations(self, params: Mapping[str, Any]) -> Sequence[Transformation]:
+        """Symmetries of the rules: ``Transformation(name, draw)``, where ``draw(rng)``
+        gives one random function from instance to instance (applied to a puzzle and its
+        solution alike). ``gen --variants`` and GenPuzzles' binning use them."""
+        return ()
+
+    def accept_puzzle(self, params: Mapping[str, Any], instance: Instance,
+                      solution: Solution) -> bool:
+        """``False`` refuses a finished puzzle: the strategy starts again with the next
+        draw of the same seeded random generator (so the result stays reproducible)."""
+        return True
+
+    def features(self, params: Mapping[str, Any], instance: Instance, solution: Solution,
+                 checker) -> dict[str, float]:
+        """A feature vector for grading, an ordered ``dict[str, float]``. ``checker``
+        counts other solutions (see ``Emptying.is_remove_valid``), or is ``None``."""
+        return {}
+
+    # -- grading -----------------------------------------------------------------------------
+    def search_variables(self, params: Mapping[str, Any], instance: Instance) -> Sequence[int]:
+        """Positions in the decision array (0-based, ``array1d`` order) that the multiple
+        method branches on in random orders: the player's unknowns. Default: all."""
+        raise NotImplementedError
+
+    def propagation_levels(self, params: Mapping[str, Any]) -> Sequence[PropagationLevel]:
+        """Propagation strengths for grading, weakest first: ``PropagationLevel(name,
+        data)``, ``data`` merged into the model's data. Every level keeps the same
+        solutions. Empty: one level, the model as it is."""
+        return ()
+
+    def implied_constraints(self, params: Mapping[str, Any]) -> str | None:
+        """MiniZinc code added for the grader's strengthened pass only (paper 002 adds a
+        global cardinality constraint). It must not change the solutions."""
+        return None
+
+    def grading_model(self, params: Mapping[str, Any]):
+        """The path of a trained level model (``puzzle-engine train``) shipped for these
+        params, or ``None``."""
+        return None
+
+    # -- criterion ``unique-answer`` ---------------------------------------------------------
+    def answer_options(self, params: Mapping[str, Any], instance: Instance) -> Sequence[str]:
+        """The multiple-choice options of ``instance``, each a MiniZinc Boolean expression
+        over the model's variables. The puzzle is accepted when exactly one option holds
+        in every solution and every other holds in none."""
+        return ()
 
 
-@hookspec(firstresult=True)
-def puzzle_implied_constraints(puzzle_type, params):
-    """Return MiniZinc code with implied constraints for the grader's strengthened pass,
-    or ``None``.
+# -- what a strategy asks of a type ----------------------------------------------------------
+class Emptying:
+    """The methods of the ``emptying`` strategy (GenPuzzles). An instance is a flat board
+    of integers, 0 for an empty square (``GridPuzzle`` provides all of these)."""
 
-    Paper 002 adds a global cardinality constraint to the Combination model for this. The
-    code is added to the model only for that pass, together with SAC probing at the root
-    (MiniZinc ``-O5``). It must not change the solutions.
-    """
+    def board_size(self, params: Mapping[str, Any]) -> int:
+        """The number of squares."""
+        raise NotImplementedError
+
+    def structure(self, params: Mapping[str, Any], board: Any) -> frozenset[int]:
+        """Squares of ``board`` that are fixed structure: never emptied, not counted as
+        givens and not branched on by the grader (a wall, a clue square). They are filled
+        in every board of the puzzle. Default: none."""
+        return frozenset()
+
+    def givens(self, params: Mapping[str, Any], board: Any) -> int:
+        """The givens of ``board``: filled squares that are not structure."""
+        fixed = self.structure(params, board)
+        return sum(1 for i, v in enumerate(board) if v and i not in fixed)
+
+    def random_solution(self, params: Mapping[str, Any], rng: random.Random,
+                        solve: Callable[[Any], Any], transform: Callable[[Any], Any]) -> Any:
+        """GetRandomPuzzle: a random full board. ``rng`` is the only randomness allowed.
+        ``solve(board)`` completes a partial board with the solver (``None``: no
+        completion); ``transform(board)`` applies random transformations drawn from
+        ``rng``. Return ``None`` to refuse this draw and be asked again."""
+        raise NotImplementedError
+
+    def choose_square(self, params: Mapping[str, Any], board: Any, candidates: frozenset[int],
+                      rng: random.Random, solution: Any) -> int:
+        """ChooseSquare: one of ``candidates`` (given squares not yet tried) to empty next."""
+        return rng.choice(sorted(candidates))
+
+    def is_remove_valid(self, params: Mapping[str, Any], board: Any, index: int, solution: Any,
+                        checker, max_solutions: int) -> bool:
+        """isRemoveValid: ``True`` if ``board`` (square ``index`` just emptied) is still
+        acceptable. ``checker.at_most(board, k)`` is ``True`` when the board has at most
+        ``k`` solutions by the type's criterion, ``False`` when it has more *or the solver
+        timed out*. Return a plain ``bool``."""
+        return checker.at_most(board, max_solutions)
+
+    def checker_data(self, params: Mapping[str, Any], board: Any, solver) -> Mapping[str, Any] | None:
+        """The MiniZinc data to flatten ``board``'s checks from, holding *no* givens (they
+        are fixed in the flattened model), or ``None`` for ``to_data`` of an empty board.
+        Boards with equal checker data share one flattened model."""
+        return None
 
 
-@hookspec(firstresult=True)
-def puzzle_grading_model(puzzle_type, params):
-    """Return the path (``pathlib.Path`` or ``importlib.resources`` traversable) of a
-    trained level model shipped for these parameters, or ``None``.
+class Growing:
+    """The methods of the ``growing`` strategy (paper 002): a level grows one element at a
+    time while the criterion can still accept it."""
 
-    ``puzzle-engine train`` writes such a file. ``grade`` and ``gen --difficulty`` use it
-    when ``--model`` is not given.
-    """
+    def random_base(self, params: Mapping[str, Any], rng: random.Random) -> Instance:
+        """A random starting instance (a board with its walls and holes, no pieces)."""
+        raise NotImplementedError
+
+    def grow(self, params: Mapping[str, Any], instance: Instance,
+             rng: random.Random) -> Sequence[Instance]:
+        """The instances one element larger than ``instance`` (a piece more), in the order
+        to try them; empty when it cannot grow."""
+        raise NotImplementedError
+
+    def complete(self, params: Mapping[str, Any], instance: Instance) -> bool:
+        """Whether ``instance`` is a level worth keeping once accepted (enough pieces...)."""
+        return True
+
+
+class OwnGenerator:
+    """The method of the ``own`` strategy: the type builds its puzzles itself."""
+
+    def generate(self, params: Mapping[str, Any], rng: random.Random, engine) -> Instance | None:
+        """A candidate instance drawn from ``rng``, or ``None`` to draw again. The strategy
+        judges it with the type's criterion and draws again until one is accepted.
+        ``engine.solve(self, params, instance, limit)`` is available for
+        solve-then-constrain."""
+        raise NotImplementedError
+
+
+__all__ = ["CONTRACT_VERSION", "Complexity", "Emptying", "Growing", "OwnGenerator",
+           "PuzzleType", "hookspec", "register_complexities", "register_criteria",
+           "register_graders", "register_puzzle_types", "register_strategies"]

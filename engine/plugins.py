@@ -2,8 +2,14 @@
 
 Plugins are found through the entry-point group ``puzzle_engine``. The environment
 variable ``PUZZLE_ENGINE_PLUGINS`` (comma-separated entry-point names) narrows the set;
-set to an empty string, it loads none. A plugin that fails to import, to register or to
-declare its types is recorded in ``Host.failures`` and left out; the host carries on.
+set to an empty string, it loads none. A plugin that fails to import, declares another
+contract version, or fails to register its objects is recorded in ``Host.failures`` and
+left out; the host carries on.
+
+The host keeps five registries, filled through the ``register_*`` hooks: puzzle types,
+generation strategies, acceptance criteria, graders and complexity functions. A name is
+registered once: a second registration is refused with the names of both plugins, and
+the built-in plugins register first, so they are never displaced.
 """
 from __future__ import annotations
 
@@ -14,12 +20,23 @@ from importlib.metadata import entry_points
 import pluggy
 
 from . import hookspecs
-from .errors import PuzzleInputError, UnknownPuzzleError
-from .types import Complexity, PuzzleType
+from .errors import PuzzleInputError, UnknownPuzzleError, one_line
+from .hookspecs import CONTRACT_VERSION, PuzzleType
 
 GROUP = "puzzle_engine"
 DISTRIBUTION = "puzzle-engine"  # the built-in plugins' distribution
 ENV_PLUGINS = "PUZZLE_ENGINE_PLUGINS"
+#: The hook names of contract 1, to tell an old plugin from a misspelt hook.
+OLD_HOOKS = ("puzzle_register_types", "puzzle_to_data", "puzzle_random_solution",
+             "puzzle_parse", "puzzle_format", "puzzle_register_complexities")
+#: registry name -> (hook, what an object must have, what it is called in messages)
+REGISTRIES = {
+    "types": ("register_puzzle_types", (), "puzzle type"),
+    "strategies": ("register_strategies", ("name", "options", "hooks", "generate"), "strategy"),
+    "criteria": ("register_criteria", ("name", "judge"), "criterion"),
+    "graders": ("register_graders", ("name", "grader"), "grader"),
+    "complexities": ("register_complexities", ("name", "level"), "complexity function"),
+}
 
 
 @dataclass
@@ -38,7 +55,7 @@ class PluginInfo:
 
 
 class Host:
-    """The plugin manager plus what the plugins declared."""
+    """The plugin manager plus what the plugins registered."""
 
     def __init__(self, pm: pluggy.PluginManager):
         self.pm = pm
@@ -46,70 +63,109 @@ class Host:
         self.versions: dict[str, str] = {}
         #: Plugins of this package's own distribution: their names are never displaced.
         self.builtin: set[str] = set()
-        self._types: dict[str, PuzzleType] | None = None
-        self._complexities: dict[str, Complexity] | None = None
+        self._registries: dict[str, dict] = {}
 
     @property
     def hook(self):
         return self.pm.hook
 
-    def register(self, plugin, name: str, version: str = "") -> None:
-        """Register a plugin object (module or instance), as the entry-point loader does."""
+    def register(self, plugin, name: str, version: str = "") -> bool:
+        """Register a plugin object (module or instance), as the entry-point loader does.
+        A plugin written for another contract is refused (recorded in ``failures``)."""
+        declared = getattr(plugin, "PUZZLE_ENGINE_CONTRACT", None)
+        if declared != CONTRACT_VERSION:
+            old = [h for h in OLD_HOOKS if hasattr(plugin, h)]
+            said = (f"declares contract {declared!r}" if declared is not None else
+                    "is written for contract 1" if old else "declares no PUZZLE_ENGINE_CONTRACT")
+            self.failures.append(PluginFailure(name, (
+                f"{said}; this engine speaks contract {CONTRACT_VERSION} "
+                f"(set PUZZLE_ENGINE_CONTRACT = {CONTRACT_VERSION}; see docs/plugin-authoring.md)")))
+            return False
         self.pm.register(plugin, name=name)
         self.versions[name] = version
-        self._types = self._complexities = None
+        self._registries.clear()
+        return True
 
     def unregister(self, name: str) -> None:
         self.pm.unregister(name=name)
         self.versions.pop(name, None)
-        self._types = self._complexities = None
+        self._registries.clear()
 
-    def _collect(self, hookname: str, key, stamp=lambda item, plugin: item) -> dict:
-        """Call a ``register`` hook one plugin at a time, so that one broken plugin
-        is reported and dropped instead of breaking the rest. ``stamp(item, plugin)``
-        may record which plugin registered an item."""
+    def _collect(self, registry: str) -> dict:
+        """Call a ``register_*`` hook one plugin at a time, so that one broken plugin
+        is reported and dropped instead of breaking the rest."""
+        hookname, needs, what = REGISTRIES[registry]
         found: dict = {}
         owner: dict = {}
         impls = getattr(self.pm.hook, hookname).get_hookimpls()
         # Built-ins first, whatever their order in pluggy (tryfirst/trylast, load order):
         # a third party that registers a built-in's name is the one refused.
-        impls.sort(key=lambda impl: self.pm.get_name(impl.plugin) not in self.builtin)
+        order = {plugin: i for i, (_, plugin) in enumerate(self.pm.list_name_plugin())}
+        impls.sort(key=lambda impl: (self.pm.get_name(impl.plugin) not in self.builtin,
+                                     order.get(impl.plugin, len(order))))
         for impl in impls:
-            name = self.pm.get_name(impl.plugin) or repr(impl.plugin)
+            plugin = self.pm.get_name(impl.plugin) or repr(impl.plugin)
             collected = []
             try:
                 impl.function(register=collected.append)
             except Exception as exc:  # noqa: BLE001 - a plugin's bug must not stop the host
-                self._fail(name, f"{hookname} raised {type(exc).__name__}: {exc}")
+                self._fail(plugin, f"{hookname} raised {type(exc).__name__}: {one_line(exc)}")
                 continue
             for item in collected:
-                k = key(item)
-                if k in found:
-                    self.failures.append(PluginFailure(name, f"'{k}' is already registered by "
-                                                       f"plugin '{owner[k]}'; ignored"))
+                problem = self._problem(registry, item, needs, what)
+                if problem:
+                    self._note(plugin, f"{hookname}: {problem}; ignored")
                     continue
-                found[k], owner[k] = stamp(item, name), name
+                key = item.name
+                if key in found:
+                    self._note(plugin, f"{what} '{key}' is already registered by plugin "
+                                       f"'{owner[key]}'; plugin '{plugin}' cannot register it too")
+                    continue
+                if registry == "types":
+                    item.plugin, item.plugin_version = plugin, self.versions.get(plugin, "")
+                found[key], owner[key] = item, plugin
         return found
 
+    @staticmethod
+    def _problem(registry: str, item, needs: tuple[str, ...], what: str) -> str | None:
+        """Why ``item`` cannot be registered, or None."""
+        if registry == "types":
+            if isinstance(item, type):
+                return f"registered the class {item.__name__}, not an instance of it"
+            if not isinstance(item, PuzzleType):
+                return f"{type(item).__name__} is not a PuzzleType"
+        missing = [a for a in ("name", *needs) if not hasattr(item, a)]
+        if missing:
+            return f"a {what} needs {', '.join(missing)}"
+        if not isinstance(item.name, str) or not item.name or not item.name.replace("-", "").replace(
+                "_", "").isalnum():
+            return f"bad {what} name {item.name!r}"
+        return None
+
+    def _note(self, name: str, error: str) -> None:
+        """Record a failure once, however often the registries are collected."""
+        failure = PluginFailure(name, error)
+        if failure not in self.failures:
+            self.failures.append(failure)
+
     def _fail(self, name: str, error: str) -> None:
-        self.failures.append(PluginFailure(name, error))
+        self._note(name, error)
         if self.pm.get_plugin(name) is not None:
             self.pm.unregister(name=name)
-            self._types = self._complexities = None
+            self._registries.clear()
+
+    def registry(self, registry: str) -> dict:
+        if registry not in self._registries:
+            self._registries[registry] = self._collect(registry)
+        return self._registries[registry]
 
     @property
     def types(self) -> dict[str, PuzzleType]:
-        if self._types is None:
-            self._types = self._collect(
-                "puzzle_register_types", lambda t: t.name,
-                lambda t, plugin: replace(t, plugin=plugin, plugin_version=self.versions.get(plugin, "")))
-        return self._types
+        return self.registry("types")
 
     @property
-    def complexities(self) -> dict[str, Complexity]:
-        if self._complexities is None:
-            self._complexities = self._collect("puzzle_register_complexities", lambda c: c.name)
-        return self._complexities
+    def complexities(self) -> dict:
+        return self.registry("complexities")
 
     def get_type(self, name: str) -> PuzzleType:
         types = self.types
@@ -119,11 +175,17 @@ class Host:
                                      "see 'puzzle-engine plugins')")
         return types[name]
 
-    def get_complexity(self, name: str) -> Complexity:
-        if name not in self.complexities:
-            known = ", ".join(sorted(self.complexities))
-            raise PuzzleInputError(f"unknown complexity function '{name}' (known: {known})")
-        return self.complexities[name]
+    def get(self, registry: str, name: str, flag: str = ""):
+        """A registered strategy, criterion, grader or complexity function by name."""
+        found = self.registry(registry)
+        if name not in found:
+            what = REGISTRIES[registry][2]
+            known = ", ".join(sorted(found)) or "none"
+            raise PuzzleInputError(f"unknown {what} '{name}'{flag} (known: {known})")
+        return found[name]
+
+    def get_complexity(self, name: str):
+        return self.get("complexities", name)
 
     def plugin_infos(self) -> list[PluginInfo]:
         infos = []
@@ -153,7 +215,8 @@ def get_host() -> Host:
     pm.add_hookspecs(hookspecs)
     host = Host(pm)
     from . import __version__
-    host.register(defaults, name="puzzle_engine.defaults", version=__version__)
+    host.register(defaults, name=defaults.NAME, version=__version__)
+    host.builtin.add(defaults.NAME)
     wanted = _wanted()
     for ep in entry_points(group=GROUP):
         if wanted is not None and ep.name not in wanted:
@@ -161,8 +224,8 @@ def get_host() -> Host:
         version = ep.dist.version if ep.dist is not None else ""
         try:
             plugin = ep.load()
-            host.register(plugin, name=ep.name, version=version)
-            if ep.dist is not None and ep.dist.name == DISTRIBUTION:
+            if host.register(plugin, name=ep.name, version=version) and \
+                    ep.dist is not None and ep.dist.name == DISTRIBUTION:
                 host.builtin.add(ep.name)
         except Exception as exc:  # noqa: BLE001 - report and carry on
             host.failures.append(PluginFailure(ep.name, f"failed to load {ep.value}: "
@@ -173,6 +236,6 @@ def get_host() -> Host:
             break
         except pluggy.PluginValidationError as exc:
             host._fail(pm.get_name(exc.plugin) or repr(exc.plugin), str(exc))
-    host.types  # declare types and complexities now, so that failures show up at once
-    host.complexities
+    for registry in REGISTRIES:  # collect now, so that failures show up at once
+        host.registry(registry)
     return host

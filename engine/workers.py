@@ -33,7 +33,8 @@ from typing import Any
 from . import processes
 from .backend import Backend
 from .errors import SolverError
-from .genpuzzles import Engine, GenOptions, GenResult
+from .engine import Engine
+from .strategies import GenResult
 from .plugins import get_host
 
 _state: dict[str, Any] = {}
@@ -73,11 +74,11 @@ def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
     _state["ptype"] = host.get_type(puzzle)
 
 
-def _generate(params: dict[str, Any], seed: int, options: GenOptions) -> GenResult:
+def _generate(params: dict[str, Any], seed: int, options) -> GenResult:
     return _state["engine"].generate(_state["ptype"], params, seed, options)
 
 
-def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options: GenOptions,
+def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options,
                   seeds: range, workers: int) -> Iterator[GenResult]:
     """The results for ``seeds``, in order, made by ``workers`` processes. Stopping the
     iteration (or an interrupt) kills the workers and drops the puzzles not started. The

@@ -6,7 +6,7 @@ import tempfile
 import pytest
 
 from puzzle_engine.backend import CACHE_ENV, Backend
-from puzzle_engine.genpuzzles import Engine
+from puzzle_engine.engine import Engine
 from puzzle_engine.plugins import get_host
 
 # The FlatZinc cache of this test session (the CLI tests' subprocesses inherit it), never

@@ -4,9 +4,10 @@ import random
 
 import pytest
 
-from puzzle_engine import genpuzzles
+from puzzle_engine.strategies import emptying as genpuzzles
 from puzzle_engine.backend import Backend
-from puzzle_engine.genpuzzles import Engine, GenOptions
+from puzzle_engine.engine import Engine
+from puzzle_engine.strategies import GenOptions
 
 SOLUTION = tuple(int(c) for c in
                  "246731958315498762798256413952617384187943526634582179469875231873124695521369847")
@@ -65,7 +66,8 @@ def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, cho
         results = []
         for b in (1, batch):
             oracle = MonotoneOracle(seed)
-            empty = gecode._empty_batched if b > 1 else gecode._empty
+            run = genpuzzles._Run(gecode)
+            empty = run._empty_batched if b > 1 else run._empty
             accepted = []
             board, tested = empty(sudoku, params, SOLUTION, oracle, random.Random(seed),
                                   GenOptions(batch=b, target_empty=None if seed % 3 else 40,
@@ -144,19 +146,20 @@ def test_refusals_pipelined_out_of_order_equal_one_by_one(gecode, sudoku, probes
     waits; steps are committed in order, so the puzzle is the one-by-one one."""
     params = gecode.check_params(sudoku, {"size": 9})
     grown = []
-    resolve = Engine._resolve_refusals
+    resolve = genpuzzles._Run._resolve_refusals
 
     def spy(steps, *args):
         before = len(steps)
         wrong = resolve(steps, *args)
         grown.append(len(steps) > before)
         return wrong
-    monkeypatch.setattr(Engine, "_resolve_refusals", staticmethod(spy))
+    monkeypatch.setattr(genpuzzles._Run, "_resolve_refusals", staticmethod(spy))
     for seed in range(6):
         results = []
         for b in (1, 16):
             oracle = SlowOracle(seed, sets=60, size=(2, 3))
-            empty = gecode._empty_batched if b > 1 else gecode._empty
+            run = genpuzzles._Run(gecode)
+            empty = run._empty_batched if b > 1 else run._empty
             accepted = []
             board, tested = empty(sudoku, params, SOLUTION, oracle, random.Random(seed),
                                   GenOptions(batch=b, probes=probes, optimise=True), accepted.append)

@@ -1,69 +1,264 @@
-"""A careless plugin: a hook that returns the wrong kind of value is one line that names
-the hook, the puzzle type and its plugin, never a traceback and never a wrong puzzle
-(``is_remove_valid`` answering "yes" once emptied the whole board and exited 0).
+"""A careless plugin: a method of its puzzle type that raises, or returns the wrong kind of
+value, is one line that names the method, the puzzle type and its plugin, never a
+traceback and never a wrong puzzle (``is_remove_valid`` answering "yes" once emptied the
+whole board and exited 0). The same host goes on serving every other type: ``sudoku``
+makes the very puzzle it makes without the careless plugin.
 
-A row is ``(hook, value, words)``: a plugin whose ``tryfirst`` hook returns ``value`` for
-the toy Latin-square type of test_inline_plugin, and what the error must say."""
+A row is ``(method, behaviour, words)``: the toy Latin-square type of test_inline_plugin,
+registered by the plugin 'careless' with ``method`` overridden to return ``behaviour``
+(or raise it, for a ``Raise``), and the fragments the error must hold.
+
+Run as a script (``python test_careless_plugin.py ROW ARGS...``), this file is the
+``puzzle-engine`` command with the careless plugin of row ROW loaded, for the CLI tests.
+"""
+import os
+import subprocess
+import sys
+
 import pytest
 
-from puzzle_engine import Parsed, hookimpl
+from puzzle_engine import Parsed, Transformation, calls, hookimpl
+from puzzle_engine.backend import Backend
+from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PluginError
-from puzzle_engine.genpuzzles import GenOptions
-from test_inline_plugin import TYPE, ToyLatin
+from puzzle_engine.plugins import get_host
+from puzzle_engine.strategies import GenOptions
+from test_inline_plugin import TYPE, ToyLatinType, clean_sudoku, sudoku_puzzle  # noqa: F401
 
 N = 16  # a 4x4 toy board
-ROWS = [
-    ("puzzle_random_solution", ["1"] * N, "not a full board of 16 whole numbers from 1"),
-    ("puzzle_random_solution", [1] * 15, "not a full board of 16"),
-    ("puzzle_random_solution", [0] * N, "not a full board of 16"),
-    ("puzzle_random_solution", [True] * N, "not a full board of 16"),
-    ("puzzle_random_solution", 7, "returned 7, not a full board"),
-    ("puzzle_is_remove_valid", "yes", "returned 'yes', not True or False"),
-    ("puzzle_is_remove_valid", [], "returned [], not True or False"),
-    ("puzzle_to_data", ["n", 4], "not a mapping of MiniZinc data"),
-    ("puzzle_format", 42, "returned 42, not text"),
-    ("puzzle_parse", (("size", 4), (0,) * N), "not a Parsed(params, board)"),
-    ("puzzle_parse", Parsed({"size": 4}, ("1",) * N), "not a board of 16 whole numbers"),
-    ("puzzle_from_solution", "1234", "not a full board of 16"),
-]
+LATIN = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+OWNER = f"(puzzle '{TYPE}', plugin 'careless')"
 
 
-def careless(hook, value):
-    """A plugin whose ``hook`` answers ``value`` for the toy type first."""
-    def answer(self, puzzle_type, **kwargs):
-        return value if puzzle_type.name == TYPE else None
-    answer.__name__ = hook
-    return type("Careless", (), {hook: hookimpl(tryfirst=True)(answer)})()
+class Raise:
+    """A method that raises ``exc``."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+    def __repr__(self):
+        return f"raise {self.exc!r}"
 
 
-@pytest.fixture
-def host():
-    from puzzle_engine.plugins import get_host
+class Custom:
+    """A method that is ``fn(self, *args, **kwargs)``."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __repr__(self):
+        return self.fn.__name__
+
+
+def structure_fails_once_emptied(self, params, board):
+    if 0 in board:
+        raise ValueError("careless bug")
+    return frozenset()
+
+
+def bug(text="careless bug"):
+    return Raise(RuntimeError(text))
+
+
+def draw_raises(rng):
+    raise RuntimeError("careless bug")
+
+
+def apply_raises(rng):
+    return lambda board: board[N]
+
+
+def says(method, *rest):
+    """The error's lead, ``method (puzzle 'toy_latin', plugin 'careless') ``, and more."""
+    return (f"{method} {OWNER} ", *rest)
+
+
+ROWS = {  # id -> (method, behaviour, fragments of the error)
+    "random_solution-str": ("random_solution", ["1"] * N,
+                            says("random_solution", "not a full board of 16 whole numbers from 1")),
+    "random_solution-short": ("random_solution", [1] * 15, says("random_solution", "not a full board of 16")),
+    "random_solution-zeros": ("random_solution", [0] * N, says("random_solution", "not a full board of 16")),
+    "random_solution-bools": ("random_solution", [True] * N, says("random_solution", "not a full board of 16")),
+    "random_solution-int": ("random_solution", 7, says("random_solution", "returned 7, not a full board")),
+    "random_solution-wrong": ("random_solution", (1,) * N,
+                              says("random_solution", "not a board that keeps the rules")),
+    "random_solution-raises": ("random_solution", Raise(TypeError("careless bug")),
+                               says("random_solution", "raised TypeError: careless bug")),
+    "is_remove_valid-yes": ("is_remove_valid", "yes", says("is_remove_valid", "returned 'yes', not True or False")),
+    "is_remove_valid-list": ("is_remove_valid", [], says("is_remove_valid", "returned [], not True or False")),
+    "is_remove_valid-one": ("is_remove_valid", 1, says("is_remove_valid", "returned 1, not True or False")),
+    "is_remove_valid-raises": ("is_remove_valid", Raise(ZeroDivisionError("division by zero")),
+                               says("is_remove_valid", "raised ZeroDivisionError: division by zero")),
+    "is_remove_valid-raises-lines": ("is_remove_valid", bug("careless bug\non two lines"),
+                                     says("is_remove_valid", "raised RuntimeError: careless bug")),
+    "to_data-list": ("to_data", ["n", 4], says("to_data", "not a mapping of MiniZinc data")),
+    "to_data-raises": ("to_data", Raise(KeyError("n")), says("to_data", "raised KeyError: 'n'")),
+    "to_data-missing": ("to_data", Raise(NotImplementedError()),
+                        (f"to_data of puzzle '{TYPE}', plugin 'careless' is not implemented",
+                         "docs/plugin-authoring.md")),
+    "format-int": ("format", 42, says("format", "returned 42, not text")),
+    "parse-tuple": ("parse", (("size", 4), (0,) * N), says("parse", "not a Parsed(params, instance)")),
+    "parse-params": ("parse", Parsed(None, (0,) * N), says("parse", "not a Parsed(params, instance)")),
+    "parse-board": ("parse", Parsed({"size": 4}, ("1",) * N), says("parse", "not a board of 16 whole numbers")),
+    "parse-raises": ("parse", Raise(IndexError("string index out of range")),
+                     says("parse", "raised IndexError: string index out of range")),
+    "from_solution-str": ("from_solution", "1234", says("from_solution", "not a full board of 16")),
+    "to_json-set": ("to_json", {"grid": {1, 2}}, says("to_json", "not plain JSON values")),
+    "to_json-list": ("to_json", ["grid"], says("to_json", "not a dict of JSON fields")),
+    "transformations-str": ("transformations", [Transformation("rows", draw_raises), "columns"],
+                            says("transformations", "not a list of Transformation")),
+    "transformations-one": ("transformations", Transformation("rows", draw_raises),
+                            says("transformations", "not a list of Transformation")),
+    "transformations-draw": ("transformations", [Transformation("rows", draw_raises)],
+                             (f"transformation 'rows' {OWNER} raised RuntimeError: careless bug",)),
+    "transformations-apply": ("transformations", [Transformation("rows", apply_raises)],
+                              (f"transformation 'rows' {OWNER} raised IndexError",)),
+    "choose_square-99": ("choose_square", 99, says("choose_square", "returned 99, not one of the candidates")),
+    "choose_square-bool": ("choose_square", True, says("choose_square", "returned True, not one of the candidates")),
+    "choose_square-none": ("choose_square", None, says("choose_square", "returned None, not one of the candidates")),
+    "structure-outside": ("structure", frozenset({99}), says("structure", "not a set of squares 0..15")),
+    "structure-list": ("structure", [0], says("structure", "not a set of squares 0..15")),
+    # fine on the full board, raises on an emptied one (GridPuzzle.givens asks it then)
+    "structure-later": ("structure", Custom(structure_fails_once_emptied),
+                        ("plugin 'careless'", "raised ValueError: careless bug")),
+    "check_params-list": ("check_params", ["size", 4], says("check_params", "not a dict of parameters")),
+    "check_params-none": ("check_params", None, says("check_params", "returned None, not a dict of parameters")),
+    "features-str": ("features", {"givens": "3"}, says("features", "not a dict of name to number")),
+    "features-list": ("features", [1.0, 2.0], says("features", "not a dict of name to number")),
+    "board_size-zero": ("board_size", 0, says("board_size", "returned 0, not a positive whole number")),
+    "preferred_solver-int": ("preferred_solver", 5, says("preferred_solver", "not a solver name or None")),
+}
+
+
+def careless(method, behaviour):
+    """A plugin 'careless' whose toy Latin-square type's ``method`` answers ``behaviour``."""
+    def answer(self, *args, **kwargs):
+        if isinstance(behaviour, Raise):
+            raise behaviour.exc
+        if isinstance(behaviour, Custom):
+            return behaviour.fn(self, *args, **kwargs)
+        return behaviour
+
+    careless_type = type("CarelessLatin", (ToyLatinType,), {method: answer})
+
+    class Careless:
+        PUZZLE_ENGINE_CONTRACT = 2
+
+        @hookimpl
+        def register_puzzle_types(self, register):
+            register(careless_type())
+    return Careless()
+
+
+def careless_host(row_id):
     host = get_host()
-    host.register(ToyLatin(), name="toy_latin", version="0.0.test")
+    method, behaviour, _ = ROWS[row_id]
+    assert host.register(careless(method, behaviour), name="careless", version="0.0.test")
     return host
 
 
-@pytest.mark.parametrize("hook, value, words", ROWS, ids=lambda x: str(x)[:40])
-def test_a_bad_hook_result_is_one_line_naming_the_plugin(host, hook, value, words):
-    from puzzle_engine.backend import Backend
+def reach(engine, ptype, method):
+    """Make the engine (as the CLI does) call ``method`` of ``ptype``."""
     from puzzle_engine.cli import _parse, _render
-    from puzzle_engine.genpuzzles import Engine
-    host.register(careless(hook, value), name="careless")
+    params = {"size": 4}
+    if method == "check_params":
+        engine.check_params(ptype, {"size": 4})
+    elif method == "format":
+        _render(engine, ptype, params, LATIN, "line")
+    elif method == "parse":
+        _parse(engine, ptype, params, "." * N)
+    elif method == "from_solution":
+        engine.solve(ptype, params, (0,) * N)
+    elif method == "features":
+        engine.features(ptype, params, LATIN, LATIN)
+    elif method == "to_json":
+        calls.record(ptype, params, LATIN, LATIN)
+    elif method == "preferred_solver":
+        calls.preferred_solver(ptype, params)
+    else:  # random_solution, is_remove_valid, to_data, transformations, choose_square...
+        engine.generate(ptype, params, 1, GenOptions(batch=1))
+
+
+@pytest.mark.parametrize("row_id", list(ROWS))
+def test_a_bad_method_result_is_one_line_naming_the_plugin(row_id, clean_sudoku):
+    method, _, words = ROWS[row_id]
+    host = careless_host(row_id)
     engine = Engine(host, Backend("gecode"))
-    ptype = host.get_type(TYPE)
-    params = ptype.canonical_params({"size": 4})
-    with pytest.raises(PluginError) as caught:
-        if hook == "puzzle_format":
-            _render(engine, ptype, params, (0,) * N, "line")
-        elif hook == "puzzle_parse":
-            _parse(engine, ptype, params, "." * N)
-        elif hook == "puzzle_from_solution":
-            engine.solve(ptype, params, (0,) * N)
-        else:
-            engine.generate(ptype, params, 1, GenOptions(batch=1))
+    try:
+        ptype = host.get_type(TYPE)
+        assert ptype.plugin == "careless"
+        with pytest.raises(PluginError) as caught:
+            reach(engine, ptype, method)
+    finally:
+        engine.close()
     message = str(caught.value)
-    assert "\n" not in message
-    assert f"hook {hook} (puzzle '{TYPE}', plugin 'toy_latin')" in message
-    assert words in message
-    engine.close()
+    assert "\n" not in message, message
+    for fragment in words:
+        assert fragment in message, message
+    # The same host still serves the other plugins' types, unchanged.
+    assert host.failures == []
+    assert sudoku_puzzle(host) == clean_sudoku
+
+
+#: The CLI cases: row id -> the command (the toy type has no text format: gen writes JSON).
+GEN = ("gen", TYPE, "--seed", "1", "--format", "json")
+CLI_ROWS = {
+    "is_remove_valid-yes": GEN,
+    "is_remove_valid-raises-lines": GEN,
+    "random_solution-str": GEN,
+    "to_data-list": GEN,
+    "to_data-missing": GEN,
+    "transformations-draw": GEN,
+    "structure-outside": GEN,
+    "structure-later": GEN,
+    "check_params-none": GEN,
+    "to_json-set": GEN,
+    "format-int": ("gen", TYPE, "--seed", "1", "--format", "line"),
+    "parse-tuple": ("check", TYPE, "." * N),
+    "preferred_solver-int": GEN,
+}
+
+
+def run_cli(tmp_path, *args):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PUZZLE_ENGINE_PLUGINS", "PUZZLE_ENGINE_SOLVER", "PUZZLE_ENGINE_DEBUG")}
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def clean_cli_sudoku(tmp_path_factory):
+    proc = run_cli(tmp_path_factory.mktemp("clean"), "-c", "from puzzle_engine.cli import main; main()",
+                   "gen", "sudoku", "--size", "4", "--seed", "1")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize("row_id", list(CLI_ROWS))
+def test_through_the_cli_it_is_exit_2_and_one_line(row_id, tmp_path, clean_cli_sudoku):
+    """The command exits 2 with one line on stderr and nothing on stdout; ``gen sudoku``
+    with the same careless plugin loaded works as without it."""
+    method, _, words = ROWS[row_id]
+    proc = run_cli(tmp_path, __file__, row_id, *CLI_ROWS[row_id])
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr  # no traceback, no second line
+    assert lines[0].startswith("puzzle-engine: error: "), lines
+    for fragment in words:
+        assert fragment in lines[0], lines[0]
+
+    sudoku = run_cli(tmp_path, __file__, row_id, "gen", "sudoku", "--size", "4", "--seed", "1")
+    assert sudoku.returncode == 0 and sudoku.stderr == "", sudoku.stderr
+    assert sudoku.stdout == clean_cli_sudoku
+
+
+def test_every_cli_row_is_a_row():
+    assert set(CLI_ROWS) <= set(ROWS)
+
+
+if __name__ == "__main__":  # the puzzle-engine command, with row sys.argv[1]'s careless plugin
+    import puzzle_engine.cli as cli
+    row = sys.argv[1]
+    cli.get_host = lambda: careless_host(row)
+    cli.main(sys.argv[2:])

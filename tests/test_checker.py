@@ -7,7 +7,8 @@ import pytest
 
 from puzzle_engine import PuzzleType
 from puzzle_engine.backend import CACHE_ENV, Backend, CompiledModel
-from puzzle_engine.genpuzzles import Engine, GenOptions
+from puzzle_engine.engine import Engine
+from puzzle_engine.strategies import GenOptions
 
 
 def test_checker_narrows_differs_to_squares_emptied_since_a_proven_unique_board(
@@ -85,12 +86,15 @@ def test_flattened_models_are_cached_between_engines(host, sudoku, monkeypatch, 
 def test_givens_fix_declarations_and_conflicts_still_fail(solver):
     """Givens narrow the decision variables' declarations; a given outside a domain, two
     givens for one variable, or a given against a square flattening fixed all fail."""
-    ptype = PuzzleType(name="alias", decision="grid", shape=lambda params: (1, 4), models=(r"""
+    class Alias(PuzzleType):
+        name, decision = "alias", "grid"
+        models = (r"""
         int: top;
         array[1..4] of var 1..top: grid;   % flattens to [A, A, B, 2], A in 1..3, B in 1..5
         constraint grid[1] = grid[2] /\ grid[1] <= 3 /\ grid[4] = 2;
         solve satisfy;
-        """,))
+        """,)
+    ptype = Alias()
     model = Backend(solver).compile(ptype, {"top": 5})
     try:
         assert model.count((0, 0, 0, 0), 20) == (15, True)

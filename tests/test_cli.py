@@ -115,21 +115,28 @@ def test_missing_minizinc_says_how_to_install(monkeypatch):
 
 
 def test_model_error_is_reported(host, monkeypatch):
-    from dataclasses import replace
     sudoku = host.get_type("sudoku")
-    broken = replace(sudoku, models=("int: r; int: c; array[1..4] of var 1..4: grid;\n"
-                                     "constraint grid[1] = nosuchname;\n",))
-    monkeypatch.setattr(host, "_types", {**host.types, "sudoku": broken})
+
+    class Broken(type(sudoku)):
+        models = ("int: r; int: c; array[1..4] of var 1..4: grid;\n"
+                  "constraint grid[1] = nosuchname;\n",)
+    broken = Broken()
+    broken.plugin = sudoku.plugin
+    monkeypatch.setitem(host._registries, "types", {**host.types, "sudoku": broken})
     from puzzle_engine.backend import Backend
     from puzzle_engine.errors import ModelError
-    from puzzle_engine.genpuzzles import Engine
+    from puzzle_engine.engine import Engine
     engine = Engine(host, Backend("gecode"))
     params = engine.check_params(broken, {"size": 4})
-    with pytest.raises(ModelError, match="model error in puzzle 'sudoku'.*nosuchname"):
+    # The place is the plugin's own model, never a temporary file the user cannot open.
+    where = r"at the inline model of puzzle 'sudoku' \(part 1\), line 2: .*nosuchname"
+    with pytest.raises(ModelError, match="model error in puzzle 'sudoku' " + where) as exc:
         engine.solve(broken, params, (0,) * 16)
+    assert "/tmp" not in str(exc.value) and "puzzle-engine-" not in str(exc.value)
     checker = engine.checker(broken, params, (1,) * 16)  # compiles at its first check
-    with pytest.raises(ModelError, match="model error in puzzle 'sudoku'"):
+    with pytest.raises(ModelError, match="model error in puzzle 'sudoku' " + where) as exc:
         checker.count_other((0,) * 16, 1)
+    assert "/tmp" not in str(exc.value) and "puzzle-engine-" not in str(exc.value)
     checker.close()
 
 
@@ -269,7 +276,8 @@ def test_batch_option_gives_the_same_puzzle_in_fewer_calls():
             for extra in ([], ["--batch", "1"], ["--bisect"])]
     assert recs[0]["grid"] == recs[1]["grid"] == recs[2]["grid"]
     assert recs[0]["options"]["batch"] == 16 and recs[1]["options"]["batch"] == 1
-    assert recs[0]["solver_calls"] < recs[2]["solver_calls"] < recs[1]["solver_calls"] == 82
+    # One by one: a completion of the seed board, its verification, and a check per square.
+    assert recs[0]["solver_calls"] < recs[2]["solver_calls"] < recs[1]["solver_calls"] == 83
     for option, value in (("--batch", "0"), ("--count", "0"), ("--target-empty", "-1"),
                           ("--max-solutions", "0"), ("--variants", "-2"), ("--workers", "0")):
         one_line_error(run("gen", "sudoku", option, value), f"bad {option} {value}: must be at least")
@@ -299,7 +307,8 @@ def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
     from concurrent.futures import ProcessPoolExecutor
 
     from puzzle_engine.backend import Backend
-    from puzzle_engine.genpuzzles import Engine, GenOptions
+    from puzzle_engine.engine import Engine
+    from puzzle_engine.strategies import GenOptions
     from puzzle_engine.workers import generate_many
     calls = []
     shutdown = ProcessPoolExecutor.shutdown

@@ -117,13 +117,19 @@ def test_sudoku_prefers_chuffed_up_to_16x16_cp_sat_above_below_the_config_file(i
 
 def test_solver_preference_that_raises_is_a_plugin_error():
     """A third party's buggy preference function is a one-line error, not a traceback."""
-    from puzzle_engine import PuzzleType
+    from puzzle_engine import PuzzleType, calls
     from puzzle_engine.errors import PluginError
-    ptype = PuzzleType(name="x", models=(), decision="grid", shape=lambda p: (1, 1),
-                       solver=lambda params: params["missing"])
-    assert ptype.preferred_solver() is None  # params not known yet: no preference
-    with pytest.raises(PluginError, match="solver preference of puzzle 'x'.*KeyError"):
-        ptype.preferred_solver({})
+
+    class X(PuzzleType):
+        name = "x"
+
+        def preferred_solver(self, params):
+            return None if params is None else params["missing"]
+    ptype = X()
+    ptype.plugin = "third"
+    assert calls.preferred_solver(ptype, None) is None  # params not known yet: no preference
+    with pytest.raises(PluginError, match=r"preferred_solver \(puzzle 'x', plugin 'third'\).*KeyError"):
+        calls.preferred_solver(ptype, {})
 
 
 def _pattern_record(box: int, empty: int) -> str:

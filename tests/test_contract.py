@@ -1,4 +1,5 @@
-"""The contract is documented and the layering holds."""
+"""Contract 2 is documented, every plugin that ships declares it, and the layering holds."""
+import ast
 import inspect
 import re
 from pathlib import Path
@@ -7,34 +8,121 @@ import pytest
 
 import puzzle_engine
 from puzzle_engine import hookspecs
+from puzzle_engine.grid import GridPuzzle
+from puzzle_engine.plugins import OLD_HOOKS, get_host
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = Path(puzzle_engine.__file__).resolve().parent
+DOC = ROOT / "docs" / "plugin-authoring.md"
 HOOKS = [name for name, fn in inspect.getmembers(hookspecs, inspect.isfunction)
-         if name.startswith("puzzle_")]
+         if hasattr(fn, "puzzle_engine_spec")]
+#: The classes a puzzle type subclasses, and the methods a plugin may implement.
+CONTRACT_CLASSES = (hookspecs.PuzzleType, hookspecs.Emptying, hookspecs.Growing,
+                    hookspecs.OwnGenerator)
+METHODS = sorted({name for cls in CONTRACT_CLASSES for name, value in vars(cls).items()
+                  if inspect.isfunction(value) and not name.startswith("_")})
 
 
-def test_hooks_share_a_prefix_and_have_docstrings():
-    assert len(HOOKS) >= 11
+def test_the_hooks_are_the_register_hooks_and_have_docstrings():
+    assert hookspecs.CONTRACT_VERSION == puzzle_engine.CONTRACT_VERSION == 2
+    assert set(HOOKS) == {"register_puzzle_types", "register_strategies", "register_criteria",
+                          "register_graders", "register_complexities"}
     for name in HOOKS:
         assert getattr(hookspecs, name).__doc__.strip(), name
+    # contract 1's per-puzzle hooks are gone: a type's behaviour is its own methods
+    assert not [n for n in dir(hookspecs) if n.startswith("puzzle_")]
+
+
+def test_every_method_of_the_contract_has_a_docstring():
+    assert {"to_data", "from_solution", "parse", "format", "transformations", "check_params",
+            "random_solution", "choose_square", "is_remove_valid", "structure", "features",
+            "random_base", "grow", "generate"} <= set(METHODS)
+    for cls in CONTRACT_CLASSES:
+        assert (cls.__doc__ or "").strip(), cls
+        for name, value in vars(cls).items():
+            if name in METHODS:
+                assert (value.__doc__ or "").strip(), f"{cls.__name__}.{name}"
+    assert GridPuzzle.__doc__.strip() and GridPuzzle.shape.__doc__.strip()
 
 
 @pytest.mark.parametrize("hook", HOOKS)
 def test_every_hook_is_documented(hook):
-    text = (ROOT / "docs" / "plugin-authoring.md").read_text()
+    text = DOC.read_text()
     assert re.search(rf"\b{hook}\b", text), f"{hook} is not in docs/plugin-authoring.md"
 
 
+def test_the_contract_and_every_method_are_documented():
+    """The refusal of a plugin for another contract points to docs/plugin-authoring.md:
+    it must say how to declare the contract, and describe every method of a type."""
+    text = DOC.read_text()
+    missing = [name for name in ("PUZZLE_ENGINE_CONTRACT", "GridPuzzle", "shape", *METHODS)
+               if not re.search(rf"(?<![\w.]){name}\b", text)]
+    assert missing == [], f"not in docs/plugin-authoring.md: {', '.join(missing)}"
+    stale = sorted(set(re.findall(r"\bpuzzle_[a-z_]+\b", text)) & set(OLD_HOOKS))
+    assert stale == [], f"docs/plugin-authoring.md still describes contract-1 hooks: {stale}"
+
+
+def test_every_shipped_plugin_declares_contract_2_and_only_register_hooks():
+    """The host's own plugin and the built-ins (loaded through their entry points) are
+    contract-2 plugins: PUZZLE_ENGINE_CONTRACT = 2, register_* hooks, no puzzle_* hooks."""
+    host = get_host()
+    assert host.failures == []
+    names = {info.name for info in host.plugin_infos()}
+    assert {"puzzle_engine.defaults", "sudoku", "fillomino"} <= names
+    for name, plugin in host.pm.list_name_plugin():
+        assert getattr(plugin, "PUZZLE_ENGINE_CONTRACT", None) == 2, name
+        assert not [h for h in OLD_HOOKS if hasattr(plugin, h)], name
+    for info in host.plugin_infos():
+        assert info.hooks and all(h.startswith("register_") for h in info.hooks), info
+    assert all(isinstance(host.types[t], GridPuzzle) for t in ("sudoku", "fillomino"))
+
+
+def test_the_test_plugin_package_is_a_contract_2_plugin(monkeypatch):
+    """tests/plugin_pkg, as the wheel tests install it, registered from its source."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "plugin_pkg"))
+    import pe_latin_test
+    assert pe_latin_test.PUZZLE_ENGINE_CONTRACT == 2
+    host = get_host()
+    assert host.register(pe_latin_test, name="latin", version="0.3.1")
+    latin = host.get_type("latin")
+    assert isinstance(latin, GridPuzzle) and latin.plugin == "latin"
+    assert not [f for f in host.failures if f.name == "latin"]
+
+
+def test_plugins_never_ask_which_type_they_are_given():
+    """No ``if puzzle_type.name != ...`` in a contract-2 plugin: a type's methods are only
+    ever called for that type, so a plugin never compares a type's name."""
+    paths = [*(ROOT / "plugins").rglob("*.py"), *(ROOT / "tests" / "plugin_pkg").rglob("*.py")]
+    assert len(paths) >= 3
+    for path in paths:
+        assert not re.search(r"\.name\s*[!=]=|[!=]=\s*[\w.]+\.name\b", path.read_text()), path
+
+
+def test_the_engine_asks_a_type_only_what_the_contract_declares():
+    """Every method the core calls on a type by name (``calls.call(ptype, "name", ...)``
+    and the other checked calls) is declared by the contract's classes or GridPuzzle."""
+    declared = set(METHODS) | {n for n in vars(GridPuzzle) if not n.startswith("_")}
+    called = set()
+    for path in ENGINE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(
+                    node.func, "id", "")) in ("call", "text", "flag", "board") and \
+                    len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and \
+                    isinstance(node.args[1].value, str):
+                called.add(node.args[1].value)
+    assert {"to_data", "is_remove_valid", "random_solution", "parse", "format"} <= called
+    assert called - declared == set()
+
+
 def test_only_the_backend_imports_minizinc():
-    importers = [p.name for p in ENGINE.glob("*.py")
+    importers = [p.relative_to(ENGINE).as_posix() for p in ENGINE.rglob("*.py")
                  if re.search(r"^\s*(import minizinc|from minizinc)", p.read_text(), re.M)]
     assert importers == ["backend.py"]
 
 
 def test_randomness_comes_from_explicit_seeds():
     """No module-level random.* calls: every draw goes through a random.Random(seed)."""
-    for path in list(ENGINE.glob("*.py")) + list((ROOT / "plugins").rglob("*.py")):
+    for path in list(ENGINE.rglob("*.py")) + list((ROOT / "plugins").rglob("*.py")):
         text = path.read_text()
         assert not re.search(r"\brandom\.(random|choice|randrange|randint|shuffle|sample|seed)\(",
                              text), path

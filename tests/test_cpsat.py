@@ -10,7 +10,8 @@ import pytest
 
 from puzzle_engine import cpsat
 from puzzle_engine.backend import Backend, find_solver, installed_solvers
-from puzzle_engine.genpuzzles import Engine, GenOptions
+from puzzle_engine.engine import Engine
+from puzzle_engine.strategies import GenOptions
 
 from conftest import check_unique_and_minimal
 
@@ -157,7 +158,7 @@ def test_model_cp_sat_cannot_run_is_an_error_not_an_answer(host, tmp_path):
     model = tmp_path / "floaty.mzn"
     model.write_text("int: n; array[1..n] of var 1..n: grid; var 0.0..1.0: f;\n"
                      "constraint grid[1] != grid[2] /\\ f >= 0.5;\nsolve satisfy;\n")
-    ptype = PuzzleType(name="floaty", models=(model,), decision="grid", shape=lambda p: (1, 2))
+    ptype = type("Floaty", (PuzzleType,), {"name": "floaty", "models": (model,)})()
     engine = Engine(host, Backend("cp-sat"))
     compiled = engine.compiled(ptype, {"n": 2})
     with pytest.raises(SolverError, match="float"):

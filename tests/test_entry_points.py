@@ -4,7 +4,9 @@ break the host.
 
 Nothing here calls ``pm.register``: the two test distributions under tests/ are built
 into wheels, installed into a temporary directory, and the real ``puzzle-engine`` console
-script is run with that directory on ``PYTHONPATH``.
+script is run with that directory on ``PYTHONPATH``. Both are written for contract 2
+(``PUZZLE_ENGINE_CONTRACT = 2`` and ``register_*`` hooks), but for one broken plugin that
+is a contract-1 plugin, refused with a line that points to docs/plugin-authoring.md.
 """
 import json
 import os
@@ -27,14 +29,21 @@ def _project(pkg):
 LATIN = _project("plugin_pkg")
 BROKEN_PROJECT = _project("broken_pkg")
 
-#: entry-point name in tests/broken_pkg -> what its error must say
+#: entry-point name in tests/broken_pkg -> what its error must say; the plugin is skipped
 BROKEN = {
     "broken_import": "failed to load pe_broken_test.bad_import: ImportError: "
                      "this plugin needs a library that is not installed",
-    "broken_register": "puzzle_register_types raised RuntimeError: cannot declare types today",
-    "broken_hookname": "unknown hook 'puzzle_registr_types'",
-    "broken_complexity": "puzzle_register_complexities raised RuntimeError: no complexity here",
+    "broken_register": "register_puzzle_types raised RuntimeError: cannot declare types today",
+    "broken_hookname": "unknown hook 'register_puzle_types'",
+    "broken_complexity": "register_complexities raised RuntimeError: no complexity here",
     "broken_target": "failed to load pe_broken_test.no_such_module: ModuleNotFoundError",
+    "broken_contract1": "is written for contract 1; this engine speaks contract 2 "
+                        "(set PUZZLE_ENGINE_CONTRACT = 2; see docs/plugin-authoring.md)",
+}
+#: entry-point name -> what its error must say; the plugin loads, but its type is refused
+REFUSED = {
+    "broken_thief": "puzzle type 'sudoku' is already registered by plugin 'sudoku'; "
+                    "plugin 'broken_thief' cannot register it too",
 }
 
 
@@ -87,6 +96,18 @@ def table_row(stdout, first_cell):
     return None
 
 
+def type_rows(stdout):
+    """The rows of the "Puzzle types" table (type, plugin, strategy, options, description),
+    by type name."""
+    _, _, types = stdout.partition("Puzzle types")
+    rows = {}
+    for line in types.splitlines():
+        cells = [c.strip() for c in line.strip().strip("│").split("│")]
+        if len(cells) > 1 and cells[0]:
+            rows.setdefault(cells[0], cells)
+    return rows
+
+
 def broken_lines(stdout):
     return [ln for ln in stdout.splitlines() if ln.startswith("broken plugin '")]
 
@@ -110,7 +131,7 @@ def test_the_console_script_is_the_venvs():
 
 
 def test_broken_entry_points_are_all_covered():
-    assert set(BROKEN_PROJECT["entry-points"]["puzzle_engine"]) == set(BROKEN)
+    assert set(BROKEN_PROJECT["entry-points"]["puzzle_engine"]) == set(BROKEN) | set(REFUSED)
     assert LATIN["entry-points"]["puzzle_engine"] == {"latin": "pe_latin_test"}
 
 
@@ -121,9 +142,10 @@ def test_plugins_lists_the_installed_plugin_and_its_version(site):
     assert plugin is not None, result.stdout
     assert plugin[1] == LATIN["version"]  # the distribution's version, from its metadata
     assert plugin[2] == "latin"
-    assert "puzzle_register_types" in plugin[3] and "puzzle_parse" in plugin[3]
-    ptype = [row for row in (table_row(ln, "latin") for ln in result.stdout.splitlines()) if row]
-    assert ptype[1][1] == "latin" and ptype[1][2] == "--size (default 4)"
+    assert plugin[3] == "register_puzzle_types"  # contract 2: one hook, no puzzle_* hooks
+    latin = type_rows(result.stdout)["latin"]
+    assert latin[:4] == ["latin", "latin", "emptying", "--size (default 4)"], latin
+    assert type_rows(result.stdout)["sudoku"][1] == "sudoku"
     assert table_row(result.stdout, "sudoku") is not None
     assert broken_lines(result.stdout) == []
 
@@ -183,41 +205,63 @@ def test_env_var_leaves_the_plugin_out(site):
     assert table_row(none.stdout, "sudoku") is None and table_row(none.stdout, "latin") is None
 
 
-@pytest.mark.parametrize("name", sorted(BROKEN))
+@pytest.mark.parametrize("name", sorted({**BROKEN, **REFUSED}))
 def test_one_broken_plugin_never_breaks_the_host(site, clean_sudoku, name):
+    """A broken plugin is one line and is left out; a plugin whose type takes the
+    built-in's name keeps loading, but its type is refused and 'sudoku' stays the
+    built-in's: ``gen sudoku`` makes the very puzzle it makes without it."""
+    says = {**BROKEN, **REFUSED}[name]
     listed = cli(site, "plugins", plugins=f"sudoku,{name}")
     assert listed.returncode == 0, listed.stderr
     lines = broken_lines(listed.stdout)
     assert len(lines) == 1 and lines[0].startswith(f"broken plugin '{name}' (skipped): "), lines
-    assert BROKEN[name] in lines[0]
-    assert table_row(listed.stdout, name) is None  # dropped, not half-loaded
+    assert says in lines[0]
+    if name in REFUSED:
+        row = table_row(listed.stdout, name)  # loaded, with no puzzle type of its own
+        assert row is not None and row[2] == "", listed.stdout
+    else:
+        assert table_row(listed.stdout, name) is None  # dropped, not half-loaded
     assert table_row(listed.stdout, "sudoku") is not None
+    assert type_rows(listed.stdout)["sudoku"][1] == "sudoku"  # the built-in's type
 
     gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1", plugins=f"sudoku,{name}")
     assert gen.returncode == 0, gen.stderr
     assert gen.stdout == clean_sudoku  # the same puzzle as without the broken plugin
     warnings = gen.stderr.strip().splitlines()
-    assert len(warnings) == 1
+    assert len(warnings) == 1, warnings
     assert warnings[0].startswith(f"puzzle-engine: warning: plugin '{name}' is broken and was skipped: ")
-    assert BROKEN[name] in warnings[0]
+    assert says in warnings[0]
+
+
+def test_a_contract_1_plugin_points_to_the_contract(site):
+    """The refusal of a plugin written for contract 1 says what to do, in one line."""
+    gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1", plugins="sudoku,broken_contract1")
+    assert gen.returncode == 0, gen.stderr
+    (warning,) = gen.stderr.strip().splitlines()
+    assert "contract" in warning and "PUZZLE_ENGINE_CONTRACT = 2" in warning
+    assert "docs/plugin-authoring.md" in warning
+    assert (HERE.parent / "docs" / "plugin-authoring.md").is_file()
 
 
 def test_all_broken_plugins_at_once_never_break_the_host(site, clean_sudoku):
+    """Every failure is reported once, however many plugins fail and wherever."""
+    every = {**BROKEN, **REFUSED}
     listed = cli(site, "plugins")  # no PUZZLE_ENGINE_PLUGINS: every installed entry point
     assert listed.returncode == 0, listed.stderr
     lines = broken_lines(listed.stdout)
-    assert len(lines) == len(BROKEN)
-    for name, says in BROKEN.items():
+    for name, says in every.items():
         assert any(ln.startswith(f"broken plugin '{name}' (skipped): ") and says in ln
                    for ln in lines), name
+    assert len(lines) == len(every), "\n".join(lines)  # each one once
     assert table_row(listed.stdout, "latin")[1] == LATIN["version"]  # the good ones still load
     assert table_row(listed.stdout, "sudoku") is not None
+    assert type_rows(listed.stdout)["sudoku"][1] == "sudoku"
 
     gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1")
     assert gen.returncode == 0, gen.stderr
     assert gen.stdout == clean_sudoku
     warnings = gen.stderr.strip().splitlines()
-    assert len(warnings) == len(BROKEN)
+    assert len(warnings) == len(every), warnings
     assert all(w.startswith("puzzle-engine: warning: plugin 'broken_") for w in warnings)
 
     latin = cli(site, "gen", "latin", "--seed", "2", "--format", "line")

@@ -9,7 +9,7 @@ import puzzle_engine
 from puzzle_engine import PuzzleType, hookimpl
 from puzzle_engine.backend import Backend
 from puzzle_engine.errors import PuzzleInputError, SolverError
-from puzzle_engine.genpuzzles import Engine
+from puzzle_engine.engine import Engine
 from puzzle_engine.grading import PLAIN, STRENGTHENED, GradeOptions, Grader
 from test_inline_plugin import ToyLatin
 
@@ -153,26 +153,32 @@ def test_bad_options_are_refused(engines, sudoku):
             Grader(engines["gecode"], sudoku, params, GradeOptions(**bad))
 
 
-class ImpliedLatin:
-    """A plugin that offers implied constraints, to see them reach the strengthened pass."""
+class ImpliedLatinType(puzzle_engine.GridPuzzle):
+    """A type that offers implied constraints, to see them reach the strengthened pass."""
 
-    NAME = "implied_latin"
-    MODEL = ToyLatin.MODEL  # Latin squares, from the inline-plugin test
+    name = "implied_latin"
+    models = (ToyLatin.MODEL,)  # Latin squares, from the inline-plugin test
+    params = (puzzle_engine.Param("size", int, 4),)
     IMPLIED = "constraint forall(i in 1..n)(sum(j in 1..n)(grid[i, j]) = n * (n + 1) div 2);\n"
 
-    @hookimpl
-    def puzzle_register_types(self, register):
-        register(PuzzleType(name=self.NAME, models=(self.MODEL,), decision="grid",
-                            shape=lambda params: (4, 4), params=(puzzle_engine.Param("size", int, 4),)))
+    def shape(self, params):
+        return 4, 4
+
+    def to_data(self, params, instance, solver):
+        return {"n": 4, "givens": self.rows(instance, 4)}
+
+    def implied_constraints(self, params):
+        return self.IMPLIED
+
+
+class ImpliedLatin:
+    NAME = ImpliedLatinType.name
+    IMPLIED = ImpliedLatinType.IMPLIED
+    PUZZLE_ENGINE_CONTRACT = 2
 
     @hookimpl
-    def puzzle_to_data(self, puzzle_type, params, board):
-        if puzzle_type.name == self.NAME:
-            return {"n": 4, "givens": [list(board[i * 4:(i + 1) * 4]) for i in range(4)]}
-
-    @hookimpl
-    def puzzle_implied_constraints(self, puzzle_type, params):
-        return self.IMPLIED if puzzle_type.name == self.NAME else None
+    def register_puzzle_types(self, register):
+        register(ImpliedLatinType())
 
 
 def test_implied_constraints_go_to_the_strengthened_pass_only(host, monkeypatch):

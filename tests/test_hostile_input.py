@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from puzzle_engine import __version__
+from puzzle_engine import calls
 from puzzle_engine.backend import find_solver
 from puzzle_engine.cli import main
 from puzzle_engine.plugins import get_host
@@ -23,7 +24,7 @@ SUDOKU4 = "1234341221434321"
 
 
 #: The options a 4x4 Sudoku batch records (the type's canonical params).
-SUDOKU4_PARAMS = get_host().get_type("sudoku").canonical_params({"size": 4})
+SUDOKU4_PARAMS = calls.canonical_params(get_host().get_type("sudoku"), {"size": 4})
 
 
 def _record(type_, params, seed=1, variant=None):

@@ -1,64 +1,70 @@
 """A throwaway plugin, defined right here with its model inline and registered on a host
 from ``get_host()``: the engine is generic, and everything the plugin leaves out (random
-solution, ChooseSquare, isRemoveValid, features, reading the solution) is the host's.
+solution, ChooseSquare, isRemoveValid, features, reading the solution) is ``GridPuzzle``'s.
 
 Every property of a generated puzzle is checked independently of the generator: with the
 *other* solver, through full MiniZinc runs (``Engine.solve``), not the generator's Checker.
+
+The isolation of plugins under contract 2 is checked here too: a plugin cannot take a
+name that is registered already (a built-in's least of all), a plugin written for another
+contract is refused with a line that points to the contract, and only instances of
+``PuzzleType`` are registered. In each case the host carries on: ``sudoku`` still makes
+the puzzle it makes without the faulty plugin.
 """
+import ast
+import re
 from pathlib import Path
 
 import pytest
 
 import puzzle_engine
-from puzzle_engine import PuzzleInputError, PuzzleType, Transformation, hookimpl
+from puzzle_engine import (Emptying, GridPuzzle, Param, PuzzleInputError, PuzzleType,
+                           Transformation, hookimpl)
 from puzzle_engine.backend import Backend
+from puzzle_engine.engine import Engine
 from puzzle_engine.errors import UnknownPuzzleError
-from puzzle_engine.genpuzzles import Engine, GenOptions
 from puzzle_engine.plugins import get_host
+from puzzle_engine.strategies import GenOptions
 
 SOLVERS = ("gecode", "chuffed")
 OTHER = {"gecode": "chuffed", "chuffed": "gecode"}
 TYPE = "toy_latin"
+TESTS = Path(__file__).resolve().parent
+
+MODEL = """
+include "all_different_int.mzn";
+int: n;
+array[1..n, 1..n] of 0..n: givens;
+array[1..n, 1..n] of var 1..n: grid;
+constraint forall(i, j in 1..n where givens[i, j] > 0)(grid[i, j] = givens[i, j]);
+constraint forall(i in 1..n)(all_different_int([grid[i, j] | j in 1..n]));
+constraint forall(j in 1..n)(all_different_int([grid[i, j] | i in 1..n]));
+"""
 
 
-class ToyLatin:
-    """Latin squares of order n. Three hooks; the host does the rest."""
+class ToyLatinType(GridPuzzle):
+    """Latin squares of order n: check_params, shape, to_data and transformations; the
+    rest is GridPuzzle's."""
 
-    MODEL = """
-    include "all_different_int.mzn";
-    int: n;
-    array[1..n, 1..n] of 0..n: givens;
-    array[1..n, 1..n] of var 1..n: grid;
-    constraint forall(i, j in 1..n where givens[i, j] > 0)(grid[i, j] = givens[i, j]);
-    constraint forall(i in 1..n)(all_different_int([grid[i, j] | j in 1..n]));
-    constraint forall(j in 1..n)(all_different_int([grid[i, j] | i in 1..n]));
-    """
+    name = TYPE
+    models = (MODEL,)
+    decision = "grid"
+    params = (Param("size", int, 4),)
 
-    @staticmethod
-    def check_params(raw):
-        n = raw["size"]
-        if not isinstance(n, int) or not 3 <= n <= 9:
+    def check_params(self, params):
+        n = params["size"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= 9:
             raise PuzzleInputError(f"bad size {n!r}")
         return {"size": n}
 
-    @hookimpl
-    def puzzle_register_types(self, register):
-        register(PuzzleType(name=TYPE, models=(self.MODEL,), decision="grid",
-                            shape=lambda params: (params["size"], params["size"]),
-                            params=(puzzle_engine.Param("size", int, 4),),
-                            check_params=self.check_params))
+    def shape(self, params):
+        return params["size"], params["size"]
 
-    @hookimpl
-    def puzzle_to_data(self, puzzle_type, params, board):
-        if puzzle_type.name != TYPE:
-            return None
+    def to_data(self, params, instance, solver):
         n = params["size"]
-        return {"n": n, "givens": [list(board[i * n:(i + 1) * n]) for i in range(n)]}
+        return {"n": n, "givens": self.rows(instance, n)}
 
-    @hookimpl
-    def puzzle_transformations(self, puzzle_type, params):
-        if puzzle_type.name != TYPE:
-            return None
+    def transformations(self, params):
         n = params["size"]
 
         def relabel(rng):
@@ -77,17 +83,56 @@ class ToyLatin:
                 Transformation("columns", columns)]
 
 
+class ToyLatin:
+    """The plugin: it declares its contract and registers one type."""
+
+    PUZZLE_ENGINE_CONTRACT = 2
+    MODEL = MODEL
+
+    @hookimpl
+    def register_puzzle_types(self, register):
+        register(ToyLatinType())
+
+
+def plugin(hook_function, contract=2, **attrs):
+    """A plugin object whose ``register_puzzle_types`` is ``hook_function(register)``."""
+    namespace = {"register_puzzle_types": hookimpl(lambda self, register: hook_function(register)),
+                 **attrs}
+    if contract is not None:
+        namespace["PUZZLE_ENGINE_CONTRACT"] = contract
+    return type("Plugin", (), namespace)()
+
+
 @pytest.fixture(scope="module")
 def toy():
     """A host from get_host() with the throwaway plugin registered, and one engine per solver."""
     host = get_host()
     host.register(ToyLatin(), name="toy_latin", version="0.0.test")
+    engines = {s: Engine(host, Backend(s)) for s in SOLVERS}
     try:
         ptype = host.get_type(TYPE)
-        engines = {s: Engine(host, Backend(s)) for s in SOLVERS}
         yield host, ptype, engines
     finally:
+        for engine in engines.values():
+            engine.close()
         host.unregister("toy_latin")
+
+
+def sudoku_puzzle(host):
+    """The 4x4 Sudoku of seed 1 that ``host`` makes with Gecode: (grid, solution)."""
+    engine = Engine(host, Backend("gecode"))
+    try:
+        ptype = host.get_type("sudoku")
+        assert ptype.plugin == "sudoku" and type(ptype).__module__ == "puzzle_engine_plugins.sudoku"
+        p = engine.generate(ptype, engine.check_params(ptype, {"size": 4}), 1).puzzle
+        return p.grid, p.solution
+    finally:
+        engine.close()
+
+
+@pytest.fixture(scope="module")
+def clean_sudoku():
+    return sudoku_puzzle(get_host())
 
 
 def is_latin(board, n):
@@ -114,7 +159,7 @@ def test_generated_puzzles_are_unique_and_minimal(toy, solver, size, seed):
     assert is_latin(p.solution, size), p.solution
     assert len(p.grid) == size * size
     assert all(g == 0 or g == s for g, s in zip(p.grid, p.solution))  # agrees on every given
-    assert 0 < p.givens < size * size
+    assert 0 < ptype.givens(params, p.grid) < size * size
 
     # unique, by the other solver: exactly one board, the recorded solution
     result, boards = other.solve(ptype, params, p.grid, nr_solutions=2)
@@ -150,9 +195,13 @@ def test_max_solutions_allows_up_to_k_solutions(toy, solver):
                 assert len(more) == k + 1, (seed, i)
 
 
-def test_host_defaults_fill_the_gaps(toy):
-    """No puzzle_random_solution, ChooseSquare, isRemoveValid or features in the plugin."""
+def test_grid_puzzle_defaults_fill_the_gaps(toy):
+    """No random_solution, choose_square, is_remove_valid, features or from_solution in the
+    type: GridPuzzle's are used, and the plugin implements one hook."""
     host, ptype, engines = toy
+    for method in ("random_solution", "choose_square", "is_remove_valid", "features",
+                   "from_solution", "to_json", "from_json", "search_variables"):
+        assert getattr(type(ptype), method) is getattr(GridPuzzle, method), method
     engine = engines["gecode"]
     params = engine.check_params(ptype, {})  # the Param default
     assert params == {"size": 4}
@@ -162,10 +211,54 @@ def test_host_defaults_fill_the_gaps(toy):
     again = engine.generate(ptype, params, 7).puzzle
     assert (again.grid, again.solution) == (a.grid, a.solution)  # and only through the seed
     feats = engine.features(ptype, params, a.grid)
-    assert feats == {"squares": 16.0, "givens": float(a.givens), "empties": float(16 - a.givens)}
+    givens = ptype.givens(params, a.grid)
+    assert feats == {"squares": 16.0, "givens": float(givens), "empties": float(16 - givens)}
     info = next(i for i in host.plugin_infos() if i.name == "toy_latin")
     assert info.types == [TYPE] and info.version == "0.0.test"
-    assert info.hooks == ["puzzle_register_types", "puzzle_to_data", "puzzle_transformations"]
+    assert info.hooks == ["register_puzzle_types"]
+    assert (ptype.plugin, ptype.plugin_version) == ("toy_latin", "0.0.test")
+
+
+class PlainLatin(PuzzleType, Emptying):
+    """Latin squares on the contract's classes alone, not GridPuzzle: what PuzzleType and
+    Emptying say a type must provide, and nothing they give a default for."""
+
+    name = "plain_latin"
+    models = (MODEL,)
+    params = (Param("size", int, 4),)
+
+    def board_size(self, params):
+        return params["size"] ** 2
+
+    def to_data(self, params, instance, solver):
+        n = params["size"]
+        return {"n": n, "givens": [list(instance[i * n:(i + 1) * n]) for i in range(n)]}
+
+    def from_solution(self, params, values):
+        return tuple(v for row in values["grid"] for v in row)
+
+    def to_json(self, params, instance, solution):
+        return {"grid": list(instance), "solution": None if solution is None else list(solution)}
+
+    def random_solution(self, params, rng, solve, transform):
+        return solve(tuple([0] * self.board_size(params)))
+
+
+def test_a_type_needs_only_what_the_contract_asks(toy):
+    """The emptying strategy runs on a type that subclasses PuzzleType and Emptying and
+    implements only what they leave to it (structure, choose_square, is_remove_valid and
+    the default complexity work from the contract's defaults)."""
+    host, _, engines = toy
+    plain = plugin(lambda register: register(PlainLatin()))
+    assert host.register(plain, name="plain_latin")
+    try:
+        ptype = host.get_type("plain_latin")
+        p = engines["gecode"].generate(ptype, {"size": 4}, 1).puzzle
+        assert is_latin(p.solution, 4) and p.minimal
+        result, boards = engines["chuffed"].solve(ptype, {"size": 4}, p.instance, nr_solutions=2)
+        assert result.complete and boards == [p.solution]
+    finally:
+        host.unregister("plain_latin")
 
 
 def test_unregistering_removes_the_type():
@@ -180,66 +273,220 @@ def test_unregistering_removes_the_type():
         host.get_type(TYPE)
 
 
-def test_a_second_plugin_cannot_take_an_existing_type(toy):
-    host, _, _ = toy
+class Impostor(ToyLatinType):
+    """A type that takes a registered name; none of its methods may ever be called."""
 
-    class Impostor:
-        @hookimpl
-        def puzzle_register_types(self, register):
-            register(PuzzleType(name=TYPE, models=("",), decision="x", shape=lambda p: (1, 1)))
+    def to_data(self, params, instance, solver):
+        raise AssertionError("the impostor's type was used")
+
+    def shape(self, params):
+        raise AssertionError("the impostor's type was used")
+
+
+@pytest.mark.parametrize("order", [{}, {"trylast": True}, {"tryfirst": True}])
+def test_a_second_plugin_cannot_take_an_existing_type(toy, order):
+    """The first plugin to register a name keeps it, whatever pluggy's order of the hooks
+    (it calls trylast first); the second is refused with a line naming both plugins."""
+    host, ptype, engines = toy
+
+    class ImpostorPlugin:
+        PUZZLE_ENGINE_CONTRACT = 2
+
+        @hookimpl(**order)
+        def register_puzzle_types(self, register):
+            register(Impostor())
 
     failures_before = list(host.failures)
-    host.register(Impostor(), name="impostor")
+    host.register(ImpostorPlugin(), name="impostor")
     try:
         assert host.get_type(TYPE).plugin == "toy_latin"
+        assert type(host.get_type(TYPE)) is ToyLatinType
         assert [f.error for f in host.failures if f.name == "impostor"] == [
-            f"'{TYPE}' is already registered by plugin 'toy_latin'; ignored"]
+            f"puzzle type '{TYPE}' is already registered by plugin 'toy_latin'; "
+            "plugin 'impostor' cannot register it too"]
+        engine = engines["gecode"]
+        p = engine.generate(host.get_type(TYPE), {"size": 4}, 1).puzzle
+        assert is_latin(p.solution, 4) and p.plugin == "toy_latin"
     finally:
         host.unregister("impostor")
         host.failures[:] = failures_before
 
 
+class FakeSudoku(GridPuzzle):
+    name = "sudoku"
+    models = ("",)
+
+    def shape(self, params):
+        raise AssertionError("the thief's type was used")
+
+    def to_data(self, params, instance, solver):
+        raise AssertionError("the thief's type was used")
+
+
 @pytest.mark.parametrize("order", [{}, {"trylast": True}, {"tryfirst": True}])
-def test_a_built_in_type_is_never_displaced(order):
-    """A third-party plugin that registers 'sudoku' is refused, with a line naming both
-    plugins, however pluggy orders its hook (trylast is called first), and 'sudoku' stays
-    the built-in's."""
+def test_a_built_in_type_is_never_displaced(order, clean_sudoku):
+    """A third-party plugin that registers 'sudoku' is refused, with one line naming both
+    plugins, however pluggy orders its hook (trylast is called first); 'sudoku' stays the
+    built-in's and makes the same puzzle as in a host without the thief."""
     host = get_host()
     assert "sudoku" in host.builtin
 
     class Thief:
+        PUZZLE_ENGINE_CONTRACT = 2
+
         @hookimpl(**order)
-        def puzzle_register_types(self, register):
-            register(PuzzleType(name="sudoku", models=("",), decision="x", shape=lambda p: (1, 1)))
-    host.register(Thief(), name="thief")
+        def register_puzzle_types(self, register):
+            register(FakeSudoku())
+
+    assert host.register(Thief(), name="thief")
     assert host.get_type("sudoku").plugin == "sudoku"
+    assert sudoku_puzzle(host) == clean_sudoku
     assert [f.error for f in host.failures if f.name == "thief"] == [
-        "'sudoku' is already registered by plugin 'sudoku'; ignored"]
+        "puzzle type 'sudoku' is already registered by plugin 'sudoku'; "
+        "plugin 'thief' cannot register it too"]
+
+
+def test_a_refusal_is_reported_once():
+    """A plugin dropped for failing makes the host collect its registries again (as
+    get_host() does when a register_complexities hook raises): a refusal made before is
+    still one line, not one per collection."""
+    class FailsLater:
+        PUZZLE_ENGINE_CONTRACT = 2
+
+        @hookimpl
+        def register_complexities(self, register):
+            raise RuntimeError("no complexity here")
+
+    host = get_host()
+    host.register(plugin(lambda register: register(FakeSudoku())), name="thief")
+    host.register(FailsLater(), name="fails_later")
+    assert host.get_type("sudoku").plugin == "sudoku"  # the thief is refused
+    assert "givens" in host.complexities  # fails_later is dropped
+    assert host.get_type("sudoku").plugin == "sudoku"
+    assert [f.name for f in host.failures] == ["thief", "fails_later"], host.failures
+
+
+class OldStyle:
+    """A plugin written for contract 1: puzzle_* hooks that check the type's name."""
+
+    @hookimpl
+    def puzzle_register_types(self, register):
+        raise AssertionError("a refused plugin's hooks must never be called")
+
+    @hookimpl
+    def puzzle_to_data(self, puzzle_type, params, board):
+        return None if puzzle_type.name != "old" else {}
+
+
+class NoDeclaration:
+    """Contract-2 hooks, but no PUZZLE_ENGINE_CONTRACT."""
+
+    @hookimpl
+    def register_puzzle_types(self, register):
+        raise AssertionError("a refused plugin's hooks must never be called")
+
+
+def declaring(base, value):
+    return type(base.__name__, (base,), {"PUZZLE_ENGINE_CONTRACT": value})()
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda: OldStyle(), "is written for contract 1"),
+    (lambda: declaring(OldStyle, 1), "declares contract 1"),
+    (lambda: NoDeclaration(), "declares no PUZZLE_ENGINE_CONTRACT"),
+    (lambda: declaring(NoDeclaration, 1), "declares contract 1"),
+    (lambda: declaring(NoDeclaration, 3), "declares contract 3"),
+    (lambda: declaring(NoDeclaration, "2"), "declares contract '2'"),
+], ids=["v1-hooks", "v1-declared", "undeclared", "declares-1", "declares-3", "declares-str"])
+def test_a_plugin_for_another_contract_is_refused(make, says, clean_sudoku):
+    """One line that names the contract and points to docs/plugin-authoring.md; the
+    plugin is not registered (its hooks are never called) and the host carries on."""
+    host = get_host()
+    assert host.register(make(), name="stale", version="0.9") is False
+    errors = [f.error for f in host.failures if f.name == "stale"]
+    assert len(errors) == 1 and "\n" not in errors[0], errors
+    assert says in errors[0]
+    assert "contract 2" in errors[0] and "PUZZLE_ENGINE_CONTRACT = 2" in errors[0]
+    assert "docs/plugin-authoring.md" in errors[0]
+    assert host.pm.get_plugin("stale") is None
+    assert "stale" not in {i.name for i in host.plugin_infos()}
+    assert sudoku_puzzle(host) == clean_sudoku
+
+
+@pytest.mark.parametrize("registered, says", [
+    (lambda: ToyLatinType, "registered the class ToyLatinType, not an instance of it"),
+    (lambda: object(), "object is not a PuzzleType"),
+    (lambda: type("Nameless", (ToyLatinType,), {"name": ""})(), "bad puzzle type name ''"),
+    (lambda: type("Spaced", (ToyLatinType,), {"name": "toy latin"})(),
+     "bad puzzle type name 'toy latin'"),
+], ids=["class", "not-a-type", "no-name", "bad-name"])
+def test_only_puzzle_type_instances_are_registered(registered, says, clean_sudoku):
+    """What is not an instance of a PuzzleType subclass is refused, in one line naming the
+    plugin; the plugin's other types and the host carry on."""
+    class Good(ToyLatinType):
+        name = "toy_latin_ok"
+
+    host = get_host()
+    assert host.register(plugin(lambda register: (register(registered()), register(Good()))),
+                         name="sloppy")
+    assert host.get_type("toy_latin_ok").plugin == "sloppy"
+    assert TYPE not in host.types
+    errors = [f.error for f in host.failures if f.name == "sloppy"]
+    assert errors == [f"register_puzzle_types: {says}; ignored"], errors
+    assert sudoku_puzzle(host) == clean_sudoku
 
 
 #: Puzzle types that the test suite's own plugins register (tests/plugin_pkg and the
-#: throwaway plugins of the tests); the built-in ones are asked of the host.
-TEST_TYPES = ("latin", "pigeons", "floaty", "alias")
+#: throwaway plugins of the tests); the built-in ones are asked of the host, and any other
+#: type a test defines is found in the tests' source (``defined_type_names``).
+TEST_TYPES = ("latin", "toy_latin", "toy_latin_ok", "implied_latin", "pigeons", "floaty",
+              "alias", "old_latin")
+
+
+def defined_type_names():
+    """The names of the puzzle types defined in the tests' sources: class attributes
+    ``name = "..."`` of classes derived from a puzzle type, and ``PuzzleType(name=...)``."""
+    names, puzzle_classes = set(), {"PuzzleType", "GridPuzzle", "Emptying", "Growing",
+                                    "OwnGenerator"}
+    trees = [ast.parse(p.read_text()) for p in TESTS.rglob("*.py") if "build" not in p.parts]
+    classes = [n for t in trees for n in ast.walk(t) if isinstance(n, ast.ClassDef)]
+    for _ in range(5):  # subclasses of subclasses, defined in any order
+        for c in classes:
+            bases = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in c.bases}
+            if bases & puzzle_classes:
+                puzzle_classes.add(c.name)
+    for c in classes:
+        if c.name in puzzle_classes:
+            names.update(s.value.value for s in c.body if isinstance(s, ast.Assign)
+                         and any(getattr(t, "id", "") == "name" for t in s.targets)
+                         and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))
+    for t in trees:
+        for n in ast.walk(t):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "PuzzleType":
+                names.update(k.value.value for k in n.keywords if k.arg == "name"
+                             and isinstance(k.value, ast.Constant))
+    # A one- or two-letter throwaway name ("x") cannot be told from a variable.
+    return {n for n in names if len(n) >= 3}
 
 
 def test_engine_core_never_names_a_puzzle():
-    """No puzzle type, built-in or from a test plugin, is named in the core (engine/), as
-    a whole word, in any case: the core handles puzzles only through their plugins. Both
-    the checkout's engine/ and the imported package are read (the same directory when
-    the install is editable). Compiled caches are skipped: they derive from the sources."""
-    import re
-
-    from puzzle_engine.plugins import get_host
+    """No puzzle type, built-in or from a test plugin, is named in the core (every .py and
+    .mzn file under engine/), as a whole word, in any case: the core handles puzzles only
+    through their types' methods. Both the checkout's engine/ and the imported package are
+    read (the same directory when the install is editable)."""
     host = get_host()
     plugins = {info.name for info in host.plugin_infos() if info.types}  # not the host's own
-    names = {*host.types, *plugins, *TEST_TYPES}
-    assert {"sudoku", "fillomino"} <= names
+    names = {*host.types, *plugins, *TEST_TYPES, *defined_type_names()}
+    assert {"sudoku", "fillomino", "latin", "toy_latin"} <= names
+    assert "" not in names
     word = re.compile(rf"(?<![a-z])({'|'.join(map(re.escape, sorted(names)))})(?![a-z])",
                       re.IGNORECASE)
-    dirs = {Path(__file__).resolve().parents[1] / "engine",
-            Path(puzzle_engine.__file__).resolve().parent}
-    files = [p for d in dirs for p in d.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    assert any(p.name == "genpuzzles.py" for p in files)
+    dirs = {TESTS.parent / "engine", Path(puzzle_engine.__file__).resolve().parent}
+    files = sorted({p for d in dirs for p in d.rglob("*")
+                    if p.is_file() and p.suffix in (".py", ".mzn")})
+    scanned = {p.relative_to(d).as_posix() for d in dirs for p in files if p.is_relative_to(d)}
+    assert {"engine.py", "hookspecs.py", "plugins.py", "calls.py", "grid.py",
+            "strategies/emptying.py"} <= scanned, scanned  # the whole core, subpackages too
     hits = [f"{p}:{n}: {line.strip()}"
             for p in files
             for n, line in enumerate(p.read_bytes().decode("utf-8", "replace").splitlines(), 1)

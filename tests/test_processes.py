@@ -132,10 +132,10 @@ def pigeons(tmp_path, call: str, handlers: bool = True):
     script.write_text(
         "from puzzle_engine import processes\n"
         "from puzzle_engine.backend import Backend\n"
-        "from puzzle_engine.types import PuzzleType\n"
+        "from puzzle_engine import PuzzleType\n"
         + ("processes.handle_signals()\n" if handlers else "")
-        + f"t = PuzzleType(name='pigeons', models=({PIGEONS!r},), decision='x',\n"
-        "               shape=lambda p: (1, 14))\n"
+        + f"t = type('Pigeons', (PuzzleType,), dict(name='pigeons', models=({PIGEONS!r},), "
+        "decision='x'))()\n"
         f"Backend('gecode', time_limit=600).{call}\n")
     proc = start([sys.executable, str(script)], tmp_path)
     running_solvers(proc)
@@ -215,8 +215,11 @@ def test_a_solver_run_ends_at_its_time_limit(host):
     """The solver process is killed at the time limit: the run is unknown, and no solver
     is left behind."""
     from puzzle_engine.backend import Backend
-    from puzzle_engine.types import PuzzleType
-    pigeons = PuzzleType(name="pigeons", models=(PIGEONS,), decision="x", shape=lambda p: (1, 14))
+    from puzzle_engine import PuzzleType
+
+    class Pigeons(PuzzleType):
+        name, models, decision = "pigeons", (PIGEONS,), "x"
+    pigeons = Pigeons()
     model = Backend("gecode", time_limit=1.0).compile(pigeons, {"n": 14})
     try:
         begin = time.monotonic()

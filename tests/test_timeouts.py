@@ -2,7 +2,8 @@
 import pytest
 
 from puzzle_engine.backend import Backend
-from puzzle_engine.genpuzzles import Engine, GenOptions
+from puzzle_engine.engine import Engine
+from puzzle_engine.strategies import GenOptions
 from test_cli import PUZZLE, run
 
 # A 25x25 board with 3 givens: hopeless to prove unique in a millisecond.

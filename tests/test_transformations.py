@@ -45,6 +45,6 @@ def test_transformed_puzzles_stay_unique(engines, sudoku):
     rng = random.Random(3)
     for _ in range(3):
         f = engine.random_variant(sudoku, params, rng)
-        variant = type(p)(**{**p.__dict__, "grid": f(p.grid), "solution": f(p.solution)})
+        variant = type(p)(**{**p.__dict__, "instance": f(p.grid), "solution": f(p.solution)})
         assert variant.grid != p.grid
         assert_unique_and_minimal(engines, sudoku, params, variant, "chuffed")

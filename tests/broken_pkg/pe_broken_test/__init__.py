@@ -1,1 +1,1 @@
-"""Plugins that break in different ways."""
+"""Plugins that break in different ways: each entry point in pyproject.toml is one."""

@@ -1,7 +1,9 @@
-"""Imports fine; declaring its complexity functions raises."""
+"""Imports fine (contract 2); registering its complexity functions raises."""
 from puzzle_engine import hookimpl
+
+PUZZLE_ENGINE_CONTRACT = 2
 
 
 @hookimpl
-def puzzle_register_complexities(register):
+def register_complexities(register):
     raise RuntimeError("no complexity here")

@@ -1,7 +1,9 @@
-"""Implements a hook that does not exist (a misspelt name)."""
+"""Contract 2, but implements a hook that does not exist (a misspelt name)."""
 from puzzle_engine import hookimpl
+
+PUZZLE_ENGINE_CONTRACT = 2
 
 
 @hookimpl
-def puzzle_registr_types(register):
+def register_puzle_types(register):  # misspelt: the hook is register_puzzle_types
     pass

@@ -1,7 +1,9 @@
-"""Imports fine; declaring its types raises."""
+"""Imports fine (contract 2); registering its puzzle types raises."""
 from puzzle_engine import hookimpl
+
+PUZZLE_ENGINE_CONTRACT = 2
 
 
 @hookimpl
-def puzzle_register_types(register):
+def register_puzzle_types(register):
     raise RuntimeError("cannot declare types today")

@@ -1,0 +1,207 @@
+"""Acceptance criteria: when is a puzzle good enough to give a player?
+
+A criterion judges an instance through the engine's solver service and returns a
+``Verdict``: accepted, refused, or unknown. Unknown (a time-out) is never an acceptance.
+Shipped:
+
+* ``unique`` (at most k solutions; k is 1 unless the strategy asks for more);
+* ``unique-modulo-symmetry``: every solution has the same ``solution_key``;
+* ``unique-optimum``: the type's objective has a proven optimum that one solution reaches;
+* ``unique-answer``: of the type's ``answer_options``, exactly one holds in every solution
+  and each other holds in none.
+
+For grid puzzles emptied by GenPuzzles, ``checker`` gives isRemoveValid's checker; the
+``unique`` criterion's is the compiled check (``checker.Checker``), the others judge each
+board with ``judge``.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import calls
+from .errors import PluginError
+from .types import Board, Status
+
+#: Solutions enumerated per judgement of ``unique-modulo-symmetry`` before giving up
+#: (unknown): a level with more solutions than this, all symmetric, is not worth it.
+MAX_ENUMERATED = 10_000
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A criterion's judgement. ``accepted`` is None when the solver ran out of time.
+    ``solutions`` counts the distinct solutions seen (0: none exists, so no larger
+    puzzle of a growing strategy can be accepted either); ``solution`` is one of them."""
+
+    accepted: bool | None
+    solutions: int
+    status: Status
+    solution: Any = None
+    value: Any = None  # the optimum, or the index of the correct answer
+    fields: dict[str, Any] = field(default_factory=dict)  # for the puzzle's record
+
+    @property
+    def solvable(self) -> bool | None:
+        if self.solutions:
+            return True
+        return False if self.status == Status.UNSAT else None
+
+
+class Criterion:
+    name = ""
+    description = ""
+
+    def judge(self, engine, ptype, params, instance, limit: int = 1) -> Verdict:
+        raise NotImplementedError
+
+    def checker(self, engine, ptype, params, full: Board):
+        """isRemoveValid's checker for grid boards emptied from ``full``."""
+        return JudgeChecker(self, engine, ptype, params)
+
+
+class JudgeChecker:
+    """A checker that asks the criterion about each board (no compiled fast path)."""
+
+    def __init__(self, criterion: Criterion, engine, ptype, params):
+        self.criterion, self.engine, self.ptype, self.params = criterion, engine, ptype, params
+        self.unknown = 0
+
+    def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
+        verdict = self.criterion.judge(self.engine, self.ptype, self.params, board, limit)
+        if verdict.accepted is None:
+            return 0, False
+        return (0 if verdict.accepted else limit), True
+
+    def at_most(self, board: Board, k: int = 1) -> bool:
+        found, definite = self.count_other(board, k)
+        if not definite:
+            self.unknown += 1
+            return False
+        return found < k
+
+    def first_with_other(self, boards):
+        return None, False  # no one-call answer: the caller bisects
+
+    def close(self) -> None:
+        pass
+
+
+def _count(result, solutions, limit: int) -> tuple[bool | None, int]:
+    """(accepted, count) for "at most ``limit``" from a solve that asked for limit + 1."""
+    n = len(solutions)
+    if n > limit:
+        return False, n
+    if result.status in (Status.ALL, Status.UNSAT):
+        return (n >= 1), n
+    return None, n  # a time-out before the search was done
+
+
+class AtMost(Criterion):
+    name = "unique"
+    description = "at most k solutions (k = 1: unique)"
+
+    def judge(self, engine, ptype, params, instance, limit: int = 1) -> Verdict:
+        result, solutions = engine.solve(ptype, params, instance, nr_solutions=limit + 1,
+                                         goal="satisfy")
+        accepted, n = _count(result, solutions, limit)
+        return Verdict(accepted, n, result.status, solutions[0] if solutions else None)
+
+    def checker(self, engine, ptype, params, full: Board):
+        return engine.compiled_checker(ptype, params, full)
+
+
+class UniqueModuloSymmetry(Criterion):
+    name = "unique-modulo-symmetry"
+    description = "all solutions are the same up to the type's symmetry (solution_key)"
+
+    def judge(self, engine, ptype, params, instance, limit: int = 1) -> Verdict:
+        # Every solution is needed to know that no second class exists; stop at the
+        # first second class.
+        result, solutions = engine.solve(ptype, params, instance, nr_solutions=MAX_ENUMERATED,
+                                         goal="satisfy")
+        classes: dict[Hashable, Any] = {}
+        for s in solutions:
+            classes.setdefault(engine.key(ptype, params, s), s)
+        n = len(classes)
+        first = next(iter(classes.values()), None)
+        fields = {"solutions": len(solutions), "classes": n}
+        if n > limit:
+            return Verdict(False, n, result.status, first, fields=fields)
+        if result.status in (Status.ALL, Status.UNSAT):
+            return Verdict(n >= 1, n, result.status, first, fields=fields)
+        return Verdict(None, n, result.status, first, fields=fields)
+
+
+class UniqueOptimum(Criterion):
+    name = "unique-optimum"
+    description = "a proven optimum that exactly one solution reaches"
+
+    def judge(self, engine, ptype, params, instance, limit: int = 1) -> Verdict:
+        if not ptype.objective:
+            raise PluginError(f"{calls.owner(ptype)} uses criterion 'unique-optimum' but "
+                              "declares no objective")
+        result, best = engine.solve(ptype, params, instance)
+        if result.status == Status.UNSAT:
+            return Verdict(False, 0, result.status)
+        if result.status != Status.OPTIMAL or not best:
+            return Verdict(None, len(best), result.status)
+        value = result.objective
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise PluginError(f"the objective '{ptype.objective}' of {calls.owner(ptype)} "
+                              f"is {value!r}, not a number")
+        # How many solutions reach it: a satisfaction solve with the objective fixed.
+        result2, solutions = engine.solve(ptype, params, instance, nr_solutions=limit + 1,
+                                          extra=[f"constraint {ptype.objective} = {value};"],
+                                          goal="satisfy")
+        accepted, n = _count(result2, solutions, limit)
+        return Verdict(accepted, n, result2.status if accepted is None else result.status,
+                       best[0], value, {"optimum": value, "optimal_solutions": n})
+
+
+class UniqueAnswer(Criterion):
+    name = "unique-answer"
+    description = "one option holds in every solution, every other option in none"
+
+    def judge(self, engine, ptype, params, instance, limit: int = 1) -> Verdict:
+        options = calls.call(ptype, "answer_options", params=params, instance=instance)
+        if not isinstance(options, (list, tuple)) or len(options) < 2 or not all(
+                isinstance(o, str) and o.strip() for o in options):
+            raise calls.bad_result("answer_options", ptype, options,
+                                   "two or more MiniZinc Boolean expressions")
+        result, solutions = engine.solve(ptype, params, instance, goal="satisfy")
+        if result.status == Status.UNSAT:
+            return Verdict(False, 0, result.status)
+        if not solutions:
+            return Verdict(None, 0, result.status)
+        correct, unknown = [], False
+        for i, option in enumerate(options):
+            entailed = self._never(engine, ptype, params, instance, f"not ({option})")
+            refuted = self._never(engine, ptype, params, instance, f"({option})")
+            if entailed is None or refuted is None:
+                unknown = True
+            elif entailed:
+                correct.append(i)
+            elif not refuted:  # holds in some solutions only: an ambiguous option
+                return Verdict(False, 1, result.status, solutions[0],
+                               fields={"ambiguous_option": i})
+        if len(correct) > 1 or (not unknown and len(correct) == 0):
+            return Verdict(False, 1, result.status, solutions[0], fields={"correct": correct})
+        if unknown:
+            return Verdict(None, 1, Status.UNKNOWN, solutions[0])
+        return Verdict(True, 1, result.status, solutions[0], correct[0], {"answer": correct[0]})
+
+    @staticmethod
+    def _never(engine, ptype, params, instance, condition: str) -> bool | None:
+        """Whether no solution satisfies ``condition`` (None: unknown)."""
+        result, _ = engine.solve(ptype, params, instance, extra=[f"constraint {condition};"],
+                                 goal="satisfy")
+        if result.status == Status.UNSAT:
+            return True
+        if result.status == Status.UNKNOWN:
+            return None
+        return False
+
+
+BUILTIN = (AtMost(), UniqueModuloSymmetry(), UniqueOptimum(), UniqueAnswer())

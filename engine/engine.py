@@ -1,0 +1,211 @@
+"""The engine: the plugins (a ``Host``) bound to one solver (a ``Backend``).
+
+It is the service that strategies, criteria and graders work through: it calls a type's
+methods (``calls``), solves its model, flattens it once for many checks, and hands
+generation to the type's strategy. It never looks inside an instance itself.
+"""
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from . import calls
+from .backend import Backend, CompiledModel, SolveResult
+from .checker import Checker
+from .errors import PluginError, PuzzleInputError, SolverError, one_line
+from .grid import GridPuzzle
+from .hookspecs import Emptying, PuzzleType
+from .plugins import Host
+from .types import Board, Status, Transformation
+
+
+def strategy_of(host: Host, ptype: PuzzleType):
+    """The strategy ``ptype`` names, checked to be one the type can use."""
+    strategy = host.get("strategies", ptype.strategy, f" (named by {calls.owner(ptype)})")
+    if not isinstance(ptype, strategy.hooks):
+        raise PluginError(f"{calls.owner(ptype)} uses strategy '{strategy.name}' but is not "
+                          f"a {strategy.hooks.__name__} (see docs/plugin-authoring.md)")
+    return strategy
+
+
+class Engine:
+    """A host (the plugins) bound to one solver backend."""
+
+    def __init__(self, host: Host, backend: Backend):
+        self.host = host
+        self.backend = backend
+        self._compiled: dict[str, CompiledModel] = {}
+        self._empty_data: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    # -- the type's own operations, checked ---------------------------------------------------
+    def check_params(self, ptype: PuzzleType, raw: Mapping[str, Any]) -> dict[str, Any]:
+        return calls.canonical_params(ptype, raw)
+
+    def board_size(self, ptype: PuzzleType, params) -> int:
+        n = calls.call(ptype, "board_size", params=params)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise calls.bad_result("board_size", ptype, n, "a positive whole number")
+        return n
+
+    def transformations(self, ptype: PuzzleType, params) -> list[Transformation]:
+        found = calls.call(ptype, "transformations", params=params)
+        if not isinstance(found, (list, tuple)) or not all(
+                isinstance(t, Transformation) for t in found):
+            raise calls.bad_result("transformations", ptype, found, "a list of Transformation")
+        return list(found)
+
+    def random_variant(self, ptype: PuzzleType, params, rng: random.Random) -> Callable:
+        """One random composition of all the type's transformations."""
+        drawn = []
+        for t in self.transformations(ptype, params):
+            try:
+                drawn.append((t, t.draw(rng)))
+            except Exception as exc:  # noqa: BLE001 - one line naming the plugin
+                raise PluginError(f"transformation '{t.name}' ({calls.owner(ptype)}) raised "
+                                  f"{type(exc).__name__}: {one_line(exc)}") from exc
+
+        def apply(instance):
+            for t, f in drawn:
+                try:
+                    instance = f(instance)
+                except Exception as exc:  # noqa: BLE001 - one line naming the plugin
+                    raise PluginError(f"transformation '{t.name}' ({calls.owner(ptype)}) raised "
+                                      f"{type(exc).__name__}: {one_line(exc)}") from exc
+                if isinstance(instance, list):
+                    instance = tuple(instance)
+            return instance
+        return apply
+
+    def data(self, ptype: PuzzleType, params, instance) -> dict[str, Any]:
+        return calls.data(ptype, params, instance, self.backend.info)
+
+    def solution_of(self, ptype: PuzzleType, params, values: Mapping[str, Any]):
+        """A type's solution from MiniZinc's output values, checked for a grid."""
+        solution = calls.call(ptype, "from_solution", params=params, values=values)
+        if isinstance(ptype, Emptying):
+            return calls.board(ptype, "from_solution", params, solution, full=True)
+        if solution is None:
+            raise calls.bad_result("from_solution", ptype, solution, "a solution")
+        return solution
+
+    def key(self, ptype: PuzzleType, params, solution):
+        key = calls.call(ptype, "solution_key", params=params, solution=solution)
+        try:
+            hash(key)
+        except TypeError:
+            raise calls.bad_result("solution_key", ptype, key, "a hashable key") from None
+        return key
+
+    # -- solving ------------------------------------------------------------------------------
+    def solve(self, ptype: PuzzleType, params, instance, nr_solutions: int = 1,
+              extra: Sequence[str] = (), goal: str | None = None) -> tuple[SolveResult, list]:
+        """Solutions of ``instance`` (up to ``nr_solutions``; 0 for all) through a full
+        MiniZinc run. ``goal`` is ``"satisfy"`` to drop an optimisation type's objective;
+        ``extra`` is MiniZinc code added to the model. Returns the result (its status
+        tells SAT, ALL, OPTIMAL, UNSAT and UNKNOWN apart; ``objective`` holds the
+        optimum's value) and the type's solutions."""
+        result, raw = self.backend.solve(ptype, self.data(ptype, params, instance),
+                                         nr_solutions, extra, goal)
+        return result, [self.solution_of(ptype, params, s) for s in raw]
+
+    def complete(self, ptype: PuzzleType, params, board: Board) -> Board | None:
+        """A solution of a grid ``board`` (the first the model's search finds), or None."""
+        if type(ptype).from_solution is GridPuzzle.from_solution:
+            # The flattened check model, run directly: no MiniZinc compile per board.
+            run = self.compiled(ptype, self.checker_data(ptype, params, board)).run(board, solution=True)
+            if run.first is None and run.complete:
+                return None
+            boards = [] if run.first is None else [run.first]
+            status = Status.SAT if boards else Status.UNKNOWN
+        else:  # the type reads the solution itself: give it MiniZinc's
+            result, boards = self.solve(ptype, params, board)
+            status = result.status
+        if not boards:
+            if status == Status.UNKNOWN:
+                raise SolverError(f"solver timed out completing a '{ptype.name}' board "
+                                  "(raise --time-limit)")
+            return None
+        return boards[0]
+
+    def unique_solution(self, ptype: PuzzleType, params, instance, what: str = "the puzzle"):
+        """The one solution of ``instance``; an error when it has none, more, or the solver
+        timed out."""
+        result, solutions = self.solve(ptype, params, instance, nr_solutions=2, goal="satisfy")
+        if result.status == Status.UNKNOWN or (result.status == Status.SAT and len(solutions) < 2):
+            raise SolverError(f"solver timed out solving {what} (unknown; raise --time-limit)")
+        if len(solutions) != 1:
+            raise PuzzleInputError(f"{what} has {'no solution' if not solutions else '2 or more solutions'}; "
+                                   "a unique solution is needed here")
+        return solutions[0]
+
+    def features(self, ptype: PuzzleType, params, instance, solution=None) -> dict[str, float]:
+        """The type's feature vector of a puzzle with a unique solution (``solution``, if
+        the caller already knows it; otherwise the engine solves the puzzle)."""
+        if solution is None:
+            solution = self.unique_solution(ptype, params, instance)
+        checker = self.checker(ptype, params, solution) if isinstance(ptype, Emptying) else None
+        try:
+            return calls.features(ptype, params=params, instance=instance, solution=solution,
+                                  checker=checker)
+        finally:
+            if checker is not None:
+                checker.close()
+
+    # -- the compiled checks of grid puzzles ------------------------------------------------------
+    def compiled(self, ptype: PuzzleType, data: dict[str, Any]) -> CompiledModel:
+        """``ptype``'s model flattened with ``data`` (which holds no givens), once per
+        engine: puzzles of the same type and data share it."""
+        key = json.dumps([ptype.name, ptype.plugin, data], sort_keys=True)
+        with self._lock:
+            if key not in self._compiled:
+                self._compiled[key] = self.backend.compile(ptype, data)
+            return self._compiled[key]
+
+    def checker_data(self, ptype: PuzzleType, params, board: Board) -> dict[str, Any]:
+        """The data to flatten ``board``'s check model from: the type's ``checker_data``,
+        or else the empty board's ``to_data``."""
+        data = calls.call(ptype, "checker_data", params=params, board=board,
+                          solver=self.backend.info)
+        if data is None:  # the empty board's data, made once per type and parameters
+            key = json.dumps([ptype.name, ptype.plugin, params], sort_keys=True)
+            if key not in self._empty_data:
+                self._empty_data[key] = self.data(ptype, params, tuple([0] * len(board)))
+            return self._empty_data[key]
+        if not isinstance(data, Mapping):
+            raise calls.bad_result("checker_data", ptype, data, "a mapping of MiniZinc data or None")
+        return dict(data)
+
+    def checker(self, ptype: PuzzleType, params, full: Board):
+        """isRemoveValid's checker for boards emptied from ``full``, by the type's criterion."""
+        return self.criterion(ptype).checker(self, ptype, params, full)
+
+    def compiled_checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
+        return Checker(lambda board: self.compiled(ptype, self.checker_data(ptype, params, board)),
+                       full)
+
+    # -- the registered objects a type names ------------------------------------------------------
+    def criterion(self, ptype: PuzzleType):
+        return self.host.get("criteria", ptype.criterion, f" (named by {calls.owner(ptype)})")
+
+    def strategy(self, ptype: PuzzleType):
+        return strategy_of(self.host, ptype)
+
+    def generate(self, ptype: PuzzleType, params, seed: int, options=None):
+        """One puzzle (with its variants) from ``seed``, by the type's strategy. ``options``
+        are the strategy's: its options object, a mapping of option values, or None for
+        the defaults."""
+        strategy = self.strategy(ptype)
+        if options is None:
+            options = strategy.default_options()
+        elif isinstance(options, Mapping):
+            options = strategy.make_options(dict(options))
+        return strategy.generate(self, ptype, params, seed, options)
+
+    def close(self) -> None:
+        for model in self._compiled.values():
+            model.close()
+        self._compiled.clear()

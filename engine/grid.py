@@ -1,0 +1,90 @@
+"""The shared helper for grid puzzles: a puzzle is a flat board of integers, row by row, 0
+for an empty square, emptied by the ``emptying`` strategy.
+
+A grid type subclasses ``GridPuzzle``, says its shape, and writes ``to_data``, ``parse``
+and ``format``; the rest (JSON records, reading a solution, the multiple method's search
+variables, the basic features) is here. Squares that are structure (``structure``) are
+never emptied, never counted as givens and never branched on.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from . import calls
+from .errors import PuzzleInputError
+from .hookspecs import Emptying, PuzzleType
+from .types import Board
+
+
+def flatten(value) -> list:
+    """Row-major flattening of nested lists (a MiniZinc array of any dimension)."""
+    if isinstance(value, (list, tuple)):
+        return [x for item in value for x in flatten(item)]
+    return [value]
+
+
+def rows_of(board: Board, cols: int) -> list[list[int]]:
+    """A flat board as a list of rows."""
+    return [list(board[i:i + cols]) for i in range(0, len(board), cols)]
+
+
+class GridPuzzle(PuzzleType, Emptying):
+    """A rows x cols board of integers; 0 is an empty square."""
+
+    def shape(self, params: Mapping[str, Any]) -> tuple[int, int]:
+        """``(rows, cols)`` of the board for these params."""
+        raise NotImplementedError
+
+    def board_size(self, params: Mapping[str, Any]) -> int:
+        rows, cols = self.shape(params)
+        return rows * cols
+
+    # -- the PuzzleType methods, for a board ----------------------------------------------------
+    def from_solution(self, params, values) -> Board:
+        return tuple(int(v) for v in flatten(values[self.decision]))
+
+    def to_json(self, params, instance: Board, solution: Board | None) -> dict[str, Any]:
+        _, cols = self.shape(params)
+        givens = calls.call(self, "givens", params=params, board=instance)
+        fixed = len(calls.call(self, "structure", params=params, board=instance))
+        record = {"grid": rows_of(instance, cols)}
+        if solution is not None:
+            record["solution"] = rows_of(solution, cols)
+        record.update({"givens": givens, "empty": len(instance) - givens - fixed})
+        return record
+
+    def from_json(self, params, record) -> Board:
+        grid = record.get("grid")
+        if not isinstance(grid, list):
+            raise PuzzleInputError(f"field 'grid' must be a list of rows, not "
+                                   f"{str(grid)[:40]}")
+        flat = [v for row in grid for v in (row if isinstance(row, list) else [row])]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in flat):
+            raise PuzzleInputError("field 'grid' must hold non-negative integers")
+        n = self.board_size(params)
+        if len(flat) != n:
+            raise PuzzleInputError(f"field 'grid' has {len(flat)} squares, expected {n}")
+        return tuple(flat)
+
+    def search_variables(self, params, instance: Board) -> list[int]:
+        return [i for i, v in enumerate(instance) if not v]
+
+    def features(self, params, instance: Board, solution, checker) -> dict[str, float]:
+        givens = self.givens(params, instance)
+        fixed = len(self.structure(params, instance))
+        return {"squares": float(len(instance) - fixed), "givens": float(givens),
+                "empties": float(len(instance) - fixed - givens)}
+
+    def random_solution(self, params, rng: random.Random, solve: Callable, transform: Callable):
+        board = solve(tuple([0] * self.board_size(params)))
+        return None if board is None else transform(board)
+
+    @staticmethod
+    def rows(board: Board, cols: int) -> list[list[int]]:
+        """``board`` as a list of rows, the usual shape of a MiniZinc ``givens`` array."""
+        return rows_of(board, cols)
+
+
+__all__ = ["GridPuzzle", "flatten", "rows_of"]

@@ -1,0 +1,54 @@
+"""The ``own`` strategy: the type draws candidate puzzles itself (``generate``), for
+instance by solving a random scenario and then constraining it; each is judged by the
+type's criterion, and the first accepted one is the puzzle."""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from .. import calls
+from ..errors import PluginError
+from ..hookspecs import OwnGenerator
+from ..types import Param
+from .base import GenResult, Puzzle, Strategy, check_range
+
+
+class OwnStrategy(Strategy):
+    name = "own"
+    description = "the type draws candidates itself; the first its criterion accepts is kept"
+    hooks = OwnGenerator
+    options = (Param("draws", int, 50, "Candidates drawn at most for one puzzle."),)
+
+    def make_options(self, values, workers: int = 1) -> dict[str, Any]:
+        options = super().make_options(values)
+        check_range("draws", options["draws"], 1)
+        return options
+
+    def generate(self, engine, ptype, params, seed: int, options) -> GenResult:
+        start, calls0 = time.perf_counter(), engine.backend.calls
+        rng = random.Random(seed)
+        criterion = engine.criterion(ptype)
+        unknown = 0
+        for draw in range(1, options["draws"] + 1):
+            instance = calls.call(ptype, "generate", params=params, rng=rng, engine=engine)
+            if instance is None:
+                continue
+            verdict = criterion.judge(engine, ptype, params, instance)
+            unknown += verdict.accepted is None
+            if verdict.accepted and calls.flag(ptype, "accept_puzzle", params=params,
+                                               instance=instance, solution=verdict.solution):
+                break
+        else:
+            timed = f", {unknown} of them timed out" if unknown else ""
+            raise PluginError(f"{calls.owner(ptype)}: none of {options['draws']} drawn puzzles "
+                              f"was accepted by '{criterion.name}' (seed {seed}{timed}); "
+                              "raise --draws")
+        backend = engine.backend
+        puzzle = Puzzle(type=ptype.name, params=dict(params), instance=instance,
+                        solution=verdict.solution, seed=seed, plugin=ptype.plugin,
+                        plugin_version=ptype.plugin_version, solver=backend.solver_id,
+                        solver_version=backend.info.version, solver_calls=backend.calls - calls0,
+                        seconds=time.perf_counter() - start, options=self.record_options(options),
+                        extra={"draws": draw, **verdict.fields})
+        return GenResult(puzzle, [])
