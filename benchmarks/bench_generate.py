@@ -75,7 +75,7 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
     """Generate one puzzle; return its figures and this process's resource usage, and with
     ``profile`` the top entries of its cProfile by own time."""
     from puzzle_engine import calls
-    from puzzle_engine.backend import Backend, find_solver
+    from puzzle_engine.solving.backend import Backend, find_solver
     from puzzle_engine.engine import Engine
     from puzzle_engine.strategies import GenOptions
     from puzzle_engine.plugins import get_host
@@ -154,7 +154,7 @@ def _cmd(*args: str) -> str:
 
 def environment(solvers: list[str]) -> list[str]:
     from puzzle_engine import __version__
-    from puzzle_engine.backend import find_solver
+    from puzzle_engine.solving.backend import find_solver
 
     uname = os.uname()
     nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -45,7 +45,7 @@ def main() -> None:
     ap.add_argument("--solver", default="gecode")
     args = ap.parse_args()
 
-    from puzzle_engine.backend import Backend
+    from puzzle_engine.solving.backend import Backend
     from puzzle_engine.engine import Engine
     from puzzle_engine.grading import GradeOptions, Grader
     from puzzle_engine.plugins import get_host

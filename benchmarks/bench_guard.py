@@ -24,7 +24,7 @@ from pathlib import Path
 
 from puzzle_engine import processes
 from puzzle_engine import calls
-from puzzle_engine.backend import Backend, find_solver
+from puzzle_engine.solving.backend import Backend, find_solver
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 from puzzle_engine.plugins import get_host

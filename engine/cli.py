@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from . import __version__, batch_file, calls, cpsat, files, processes
-from .backend import Backend, default_check_flags, find_solver, installed_solvers
+from . import __version__, batch_file, calls, files, processes
+from .solving import cpsat
+from .solving.backend import Backend, default_check_flags, find_solver, installed_solvers
 from .config import resolve
 from .engine import Engine, strategy_of
 from .errors import PuzzleEngineError, PuzzleInputError
@@ -455,7 +456,7 @@ class _Judge:
     def grade(self, board: Board):
         g = self.grader.grade(board)
         if not self._checked:
-            from .levels import grading_signature
+            from .grading.levels import grading_signature
             engine = self.grader.engine
             self.model.check_compatible(grading_signature(self.grader.options, engine.backend.solver_id,
                                                           self.grader.ptype.name, self.grader.params),
@@ -802,7 +803,7 @@ def _grader(engine: Engine, ptype: PuzzleType, params, options):
 def _level_model(engine: Engine, ptype: PuzzleType, params, model: Path | None, needed: bool):
     """The level model to use: ``--model``, else the plugin's, else None (an error when
     ``needed``)."""
-    from .levels import LevelModel
+    from .grading.levels import LevelModel
     path = model
     if path is None:
         path = calls.call(ptype, "grading_model", params=params)
@@ -817,7 +818,7 @@ def _level_model(engine: Engine, ptype: PuzzleType, params, model: Path | None, 
 def _checked_model(engine, ptype, params, model, options, grade):
     """The level model for ``params`` (``--model`` or the plugin's), refused unless it was
     trained with the same grading options, solver and features as ``grade``; or None."""
-    from .levels import grading_signature
+    from .grading.levels import grading_signature
     level_model = _level_model(engine, ptype, params, model, False)
     if level_model is not None:
         signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
@@ -898,7 +899,7 @@ def train(ctx: typer.Context, puzzle: str,
                                "first N puzzles of each label.")] = None):
     """Fit difficulty levels from labelled puzzles: thresholds on ln(mean nodes) and an SVM."""
     from .grading import GradeOptions
-    from .levels import (FeatureTable, LevelModel, first_per_label, grading_signature, measure,
+    from .grading.levels import (FeatureTable, LevelModel, first_per_label, grading_signature, measure,
                          read_labelled)
     with _errors():
         engine, ptype, raw, options, _ = _grading(ctx, puzzle, solver, config, time_limit, runs,

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import calls
-from .backend import Backend, CompiledModel, SolveResult
-from .checker import Checker
+from .solving.backend import Backend, CompiledModel, SolveResult
+from .solving.checker import Checker
 from .errors import PluginError, PuzzleInputError, SolverError, one_line
 from .grid import GridPuzzle
 from .hookspecs import Emptying, PuzzleType

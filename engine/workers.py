@@ -31,7 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from . import processes
-from .backend import Backend
+from .solving.backend import Backend
 from .errors import SolverError
 from .engine import Engine
 from .strategies import GenResult

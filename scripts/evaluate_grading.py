@@ -17,7 +17,7 @@ import numpy as np
 from scipy.stats import spearmanr
 from sklearn.model_selection import StratifiedKFold
 
-from puzzle_engine.levels import LevelModel, cross_validate, fit_svm, fit_thresholds, make_svm
+from puzzle_engine.grading.levels import LevelModel, cross_validate, fit_svm, fit_thresholds, make_svm
 
 GROUPS = {
     "board (paper 000)": lambda f: not (f.startswith("level_") or f in SOLVER),

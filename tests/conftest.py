@@ -5,7 +5,7 @@ import tempfile
 
 import pytest
 
-from puzzle_engine.backend import CACHE_ENV, Backend
+from puzzle_engine.solving.backend import CACHE_ENV, Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.plugins import get_host
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from puzzle_engine.strategies import emptying as genpuzzles
-from puzzle_engine.backend import Backend
+from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 

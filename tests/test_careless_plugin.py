@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from puzzle_engine import Parsed, Transformation, calls, hookimpl
-from puzzle_engine.backend import Backend
+from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PluginError
 from puzzle_engine.plugins import get_host

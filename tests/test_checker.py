@@ -6,7 +6,7 @@ import random
 import pytest
 
 from puzzle_engine import PuzzleType
-from puzzle_engine.backend import CACHE_ENV, Backend, CompiledModel
+from puzzle_engine.solving.backend import CACHE_ENV, Backend, CompiledModel
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 

@@ -103,7 +103,7 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
 
 
 def test_missing_minizinc_says_how_to_install(monkeypatch):
-    from puzzle_engine import backend
+    from puzzle_engine.solving import backend
     backend.installed_solvers.cache_clear()
     monkeypatch.setenv("PATH", "/nonexistent")
     try:
@@ -123,7 +123,7 @@ def test_model_error_is_reported(host, monkeypatch):
     broken = Broken()
     broken.plugin = sudoku.plugin
     monkeypatch.setitem(host._registries, "types", {**host.types, "sudoku": broken})
-    from puzzle_engine.backend import Backend
+    from puzzle_engine.solving.backend import Backend
     from puzzle_engine.errors import ModelError
     from puzzle_engine.engine import Engine
     engine = Engine(host, Backend("gecode"))
@@ -306,7 +306,7 @@ def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
     print a traceback now and then. An interrupted one kills them first, then waits."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from puzzle_engine.backend import Backend
+    from puzzle_engine.solving.backend import Backend
     from puzzle_engine.engine import Engine
     from puzzle_engine.strategies import GenOptions
     from puzzle_engine.workers import generate_many

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzle_engine import cpsat
-from puzzle_engine.backend import Backend, find_solver, installed_solvers
+from puzzle_engine.solving import cpsat
+from puzzle_engine.solving.backend import Backend, find_solver, installed_solvers
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 

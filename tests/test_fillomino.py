@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from puzzle_engine import PuzzleInputError
-from puzzle_engine.backend import Backend
+from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 from puzzle_engine_plugins.fillomino import logic

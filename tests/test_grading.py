@@ -7,7 +7,7 @@ import pytest
 
 import puzzle_engine
 from puzzle_engine import PuzzleType, hookimpl
-from puzzle_engine.backend import Backend
+from puzzle_engine.solving.backend import Backend
 from puzzle_engine.errors import PuzzleInputError, SolverError
 from puzzle_engine.engine import Engine
 from puzzle_engine.grading import PLAIN, STRENGTHENED, GradeOptions, Grader

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from puzzle_engine import levels as levels_module
+from puzzle_engine.grading import levels as levels_module
 from puzzle_engine.cli import app
 
 runner = CliRunner()

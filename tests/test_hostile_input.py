@@ -15,7 +15,7 @@ import pytest
 
 from puzzle_engine import __version__
 from puzzle_engine import calls
-from puzzle_engine.backend import find_solver
+from puzzle_engine.solving.backend import find_solver
 from puzzle_engine.cli import main
 from puzzle_engine.plugins import get_host
 

@@ -20,7 +20,7 @@ import pytest
 import puzzle_engine
 from puzzle_engine import (Emptying, GridPuzzle, Param, PuzzleInputError, PuzzleType,
                            Transformation, hookimpl)
-from puzzle_engine.backend import Backend
+from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.errors import UnknownPuzzleError
 from puzzle_engine.plugins import get_host

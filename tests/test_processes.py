@@ -131,7 +131,7 @@ def pigeons(tmp_path, call: str, handlers: bool = True):
     script = tmp_path / "pigeons.py"
     script.write_text(
         "from puzzle_engine import processes\n"
-        "from puzzle_engine.backend import Backend\n"
+        "from puzzle_engine.solving.backend import Backend\n"
         "from puzzle_engine import PuzzleType\n"
         + ("processes.handle_signals()\n" if handlers else "")
         + f"t = type('Pigeons', (PuzzleType,), dict(name='pigeons', models=({PIGEONS!r},), "
@@ -214,7 +214,7 @@ def test_minizinc_and_its_solver_die_with_the_engine(tmp_path, sig):
 def test_a_solver_run_ends_at_its_time_limit(host):
     """The solver process is killed at the time limit: the run is unknown, and no solver
     is left behind."""
-    from puzzle_engine.backend import Backend
+    from puzzle_engine.solving.backend import Backend
     from puzzle_engine import PuzzleType
 
     class Pigeons(PuzzleType):

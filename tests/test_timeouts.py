@@ -1,7 +1,7 @@
 """A solver time-out is unknown, never unique."""
 import pytest
 
-from puzzle_engine.backend import Backend
+from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 from test_cli import PUZZLE, run
@@ -40,7 +40,7 @@ def test_generation_with_time_outs_is_marked(host, engines, monkeypatch, batch, 
     sudoku = host.get_type("sudoku")
     engine = Engine(host, Backend("gecode", time_limit=None))
     params = engine.check_params(sudoku, {"size": 4})
-    from puzzle_engine import backend as be
+    from puzzle_engine.solving import backend as be
 
     def timed_out(self, board, limit, differs=None, differs_at=None):
         return 0, False

@@ -24,11 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from . import calls
-from .backend import CompiledModel, Run
-from .errors import PuzzleInputError, SolverError
-from .hookspecs import Emptying, PuzzleType
-from .types import Board, PropagationLevel
+from .. import calls
+from ..solving.backend import CompiledModel, Run
+from ..errors import PuzzleInputError, SolverError
+from ..hookspecs import Emptying, PuzzleType
+from ..types import Board, PropagationLevel
 
 STRENGTHENED, PLAIN = "strengthened", "plain"
 

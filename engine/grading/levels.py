@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .cache import replace_atomically
-from .errors import PuzzleEngineError, PuzzleInputError
-from .files import read_text
-from .grading import Grade, GradeOptions
-from .types import Board
+from .. import __version__
+from ..cache import replace_atomically
+from ..errors import PuzzleEngineError, PuzzleInputError
+from ..files import read_text
+from .multiple import Grade, GradeOptions
+from ..types import Board
 
 FORMAT = "puzzle-engine-levels/2"  # /1 was a joblib pickle, refused now
 #: The types a level model holds beyond those skops trusts by default (the pipeline's

@@ -28,10 +28,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from . import cpsat, processes
-from .cache import cache_root, replace_atomically
-from .errors import ModelError, SolverError
-from .types import Board, Status
+from .. import processes
+from . import cpsat
+from ..cache import cache_root, replace_atomically
+from ..errors import ModelError, SolverError
+from ..types import Board, Status
 
 INSTALL_HINT = ("run 'bash scripts/setup.sh' from the puzzle-engine checkout, "
                 "or 'apt-get install minizinc flatzinc' for MiniZinc and Gecode")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .backend import CompiledModel
-from .types import Board
+from ..types import Board
 
 
 class Checker:

@@ -10,7 +10,7 @@ one-line error naming the line.
 It runs two ways, with the same code and the same output (the FlatZinc output format):
 
 * as a MiniZinc solver: ``register()`` writes a solver configuration (``.msc``) and a
-  wrapper script that runs ``python -m puzzle_engine.cpsat``, and puts their directory on
+  wrapper script that runs ``python -m puzzle_engine.solving.cpsat``, and puts their directory on
   ``MZN_SOLVER_PATH``, so ``minizinc --solver cp-sat`` (and the engine's full solves) find
   it like any other solver;
 * in-process (``run_file``), which the backend uses for every compiled-model run: starting
@@ -36,8 +36,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import processes
-from .cache import cache_root, write_if_changed
+from .. import processes
+from ..cache import cache_root, write_if_changed
 
 SOLVER_ID = "org.puzzle-engine.cp-sat"
 STD_FLAGS = ("-a", "-f", "-n", "-p", "-r", "-s", "-t")
@@ -867,7 +867,7 @@ def run_args(args: Sequence[str]) -> tuple[str, str, int]:
     try:
         opts, rest = parse_flags(args)
         if len(rest) != 1:
-            raise FznError("usage: python -m puzzle_engine.cpsat [flags] MODEL.fzn")
+            raise FznError("usage: python -m puzzle_engine.solving.cpsat [flags] MODEL.fzn")
         label = rest[0]
         text = sys.stdin.read() if label == "-" else Path(label).read_text()
         return solve(text, opts), "", 0
@@ -930,7 +930,7 @@ def register() -> Path | None:
         config["executable"] = str(wrapper)
         try:
             where.mkdir(parents=True, exist_ok=True)
-            write_if_changed(wrapper, f'#!/bin/sh\nexec "{sys.executable}" -m puzzle_engine.cpsat "$@"\n', 0o755)
+            write_if_changed(wrapper, f'#!/bin/sh\nexec "{sys.executable}" -m puzzle_engine.solving.cpsat "$@"\n', 0o755)
             write_if_changed(where / "cp-sat.msc", json.dumps(config, indent=2) + "\n", 0o644)
         except OSError:
             continue
