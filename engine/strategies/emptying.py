@@ -367,29 +367,39 @@ class _Run:
         rng = random.Random(seed)
         n = engine.board_size(ptype, params)
 
-        full = self._random_solution(ptype, params, rng)
-        self.fixed = calls.call(ptype, "structure", params=params, board=full)
-        if not isinstance(self.fixed, (set, frozenset)) or not all(
-                isinstance(i, int) and 0 <= i < n for i in self.fixed):
-            raise calls.bad_result("structure", ptype, self.fixed, f"a set of squares 0..{n - 1}")
-        checker = engine.checker(ptype, params, full)
-        checker.unknown += self.unverified
-        compl_dict: dict[Hashable, list[Board]] = {}
-        bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
+        for draw in range(1, MAX_DRAWS + 1):
+            full = self._random_solution(ptype, params, rng)
+            self.fixed = calls.call(ptype, "structure", params=params, board=full)
+            if not isinstance(self.fixed, (set, frozenset)) or not all(
+                    isinstance(i, int) and 0 <= i < n for i in self.fixed):
+                raise calls.bad_result("structure", ptype, self.fixed,
+                                       f"a set of squares 0..{n - 1}")
+            checker = engine.checker(ptype, params, full)
+            checker.unknown += self.unverified
+            compl_dict: dict[Hashable, list[Board]] = {}
+            bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
 
-        def accept(trial: Board) -> None:
-            for p in [trial] + [engine.random_variant(ptype, params, bin_rng)(trial)
-                                for _ in range(options.variants)]:
-                compl_dict.setdefault(calls.level(complexity, ptype, params, p), []).append(p)
+            def accept(trial: Board) -> None:
+                for p in [trial] + [engine.random_variant(ptype, params, bin_rng)(trial)
+                                    for _ in range(options.variants)]:
+                    compl_dict.setdefault(calls.level(complexity, ptype, params, p), []).append(p)
 
-        try:
-            if options.batch > 1:
-                board, tested = self._empty_batched(ptype, params, full, checker, rng, options,
-                                                    accept)
-            else:
-                board, tested = self._empty(ptype, params, full, checker, rng, options, accept)
-        finally:
-            checker.close()
+            try:
+                if options.batch > 1:
+                    board, tested = self._empty_batched(ptype, params, full, checker, rng,
+                                                        options, accept)
+                else:
+                    board, tested = self._empty(ptype, params, full, checker, rng, options,
+                                                accept)
+            finally:
+                checker.close()
+            # The type may refuse the finished puzzle: then the next draw of ``rng``.
+            if calls.flag(ptype, "accept_puzzle", params=params, instance=tuple(board),
+                          solution=full):
+                break
+        else:
+            raise PluginError(f"accept_puzzle ({calls.owner(ptype)}) refused {MAX_DRAWS} "
+                              "puzzles in a row")
 
         grid = tuple(board)
         backend = engine.backend
@@ -401,7 +411,8 @@ class _Run:
                         minimal=len(tested) == n and checker.unknown == 0,
                         unknown=checker.unknown, level=calls.level(complexity, ptype, params, grid),
                         options={**options.to_json(), "free_search": backend.free_search,
-                                 "check_flags": list(backend.check_flags)})
+                                 "check_flags": list(backend.check_flags)},
+                        extra={"draws": draw} if draw > 1 else {})
         variants = []
         vrng = random.Random(f"{seed}/variants")
         for k in range(1, options.variants + 1):
