@@ -345,6 +345,7 @@ class CompiledModel:
                 _store(fzn, cached)
         lines = fzn.read_text().splitlines()
         self._decision = ptype.decision
+        self._ptype_name = ptype.name
         # A name per square: a FlatZinc variable, or a literal where flattening fixed it.
         self._names = _decision_names(lines, ptype.decision, ptype.name)
         solve_at = next(i for i, ln in enumerate(lines) if ln.startswith("solve"))
@@ -479,7 +480,9 @@ class CompiledModel:
         stdout, stderr, code = done
         found = sum(1 for ln in stdout.splitlines() if ln == "----------")
         if code != 0 and found == 0 and not any(m in stdout for m in _MARKERS):
-            raise SolverError(f"{backend.info.name} failed: {_first_line(stderr + stdout)}")
+            message = _first_line(stderr + stdout).replace(str(path), "the flattened model") \
+                .replace(self._dir.name, "a temporary folder")
+            raise SolverError(f"{backend.info.name} failed on puzzle '{self._ptype_name}': {message}")
         if stages is not None:
             values = [ln for ln in stdout.splitlines() if ln.startswith("PE_STAGE = ")]
             stage = int(values[-1][len("PE_STAGE = "):].rstrip(";")) if values else None
