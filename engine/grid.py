@@ -15,14 +15,7 @@ from typing import Any
 from . import calls
 from .errors import PuzzleInputError
 from .hookspecs import Emptying, PuzzleType
-from .types import Board
-
-
-def flatten(value) -> list:
-    """Row-major flattening of nested lists (a MiniZinc array of any dimension)."""
-    if isinstance(value, (list, tuple)):
-        return [x for item in value for x in flatten(item)]
-    return [value]
+from .types import Board, flatten
 
 
 def rows_of(board: Board, cols: int) -> list[list[int]]:

@@ -47,7 +47,9 @@ from typing import Any, ClassVar
 
 import pluggy
 
-from .types import Complexity, Param, Parsed, PropagationLevel, Transformation
+from .errors import PuzzleInputError
+from .types import (Complexity, Param, Parsed, PropagationLevel, Transformation, as_tuples,
+                    flatten)
 
 #: The contract this engine speaks. A plugin declares the one it was written for as
 #: ``PUZZLE_ENGINE_CONTRACT`` (a module or object attribute); any other is refused.
@@ -152,19 +154,27 @@ class PuzzleType:
         raise NotImplementedError
 
     def from_solution(self, params: Mapping[str, Any], values: Mapping[str, Any]) -> Solution:
-        """A solution, from a MiniZinc solution (output variable name to value)."""
-        raise NotImplementedError
+        """A solution, from a MiniZinc solution (output variable name to value). Default:
+        the decision array, flattened row by row into a tuple."""
+        return tuple(flatten(values[self.decision]))
 
     def to_json(self, params: Mapping[str, Any], instance: Instance,
                 solution: Solution | None) -> dict[str, Any]:
         """The type's fields of a JSON record: the instance, its solution when given, and
-        anything a reader may want (counts...). Plain JSON values only."""
-        raise NotImplementedError
+        anything a reader may want (counts...). Plain JSON values only. Default:
+        ``{"instance": ..., "solution": ...}``."""
+        record = {"instance": instance}
+        if solution is not None:
+            record["solution"] = solution
+        return record
 
     def from_json(self, params: Mapping[str, Any], record: Mapping[str, Any]) -> Instance:
         """The instance of a record written by ``to_json``. Raise ``PuzzleInputError``
-        naming the field for a bad one."""
-        raise NotImplementedError
+        naming the field for a bad one. Default: the field ``instance`` (lists read back
+        as tuples)."""
+        if "instance" not in record:
+            raise PuzzleInputError("the record has no field 'instance'")
+        return as_tuples(record["instance"])
 
     def format(self, params: Mapping[str, Any], instance: Instance, fmt: str) -> str:
         """``instance`` as text: ``fmt`` is ``"text"`` (for a person) or ``"line"`` (one
@@ -210,7 +220,8 @@ class PuzzleType:
     # -- grading -----------------------------------------------------------------------------
     def search_variables(self, params: Mapping[str, Any], instance: Instance) -> Sequence[int]:
         """Positions in the decision array (0-based, ``array1d`` order) that the multiple
-        method branches on in random orders: the player's unknowns. Default: all."""
+        method branches on in random orders: the player's unknowns. Needed by the grader
+        ``multiple``; ``GridPuzzle`` gives the empty squares."""
         raise NotImplementedError
 
     def propagation_levels(self, params: Mapping[str, Any]) -> Sequence[PropagationLevel]:
@@ -310,8 +321,9 @@ class OwnGenerator:
     def generate(self, params: Mapping[str, Any], rng: random.Random, engine) -> Instance | None:
         """A candidate instance drawn from ``rng``, or ``None`` to draw again. The strategy
         judges it with the type's criterion and draws again until one is accepted.
-        ``engine.solve(self, params, instance, limit)`` is available for
-        solve-then-constrain."""
+        For solve-then-constrain, ``engine.solve(self, params, instance, nr_solutions=1,
+        extra=(), goal=None)`` returns ``(result, solutions)``: ``result.status`` is a
+        ``Status``, ``solutions`` are this type's (``from_solution``)."""
         raise NotImplementedError
 
 

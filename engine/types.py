@@ -12,6 +12,22 @@ from typing import Any
 Board = tuple[int, ...]
 
 
+def flatten(value) -> list:
+    """Row-major flattening of nested lists (a MiniZinc array of any dimension)."""
+    if isinstance(value, (list, tuple)):
+        return [x for item in value for x in flatten(item)]
+    return [value]
+
+
+def as_tuples(value):
+    """JSON lists read back as (nested) tuples, so that an instance is hashable."""
+    if isinstance(value, list):
+        return tuple(as_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: as_tuples(v) for k, v in value.items()}
+    return value
+
+
 class Status(str, Enum):
     """What a solver run established. ``SAT``: solutions were found and the search was cut
     short (by the solution limit, or a time-out after one); ``ALL``: every solution was
