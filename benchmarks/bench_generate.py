@@ -6,6 +6,8 @@
     .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 9 --solvers chuffed \
         --target-empty 10,20,30,40,50,81
     .venv/bin/python benchmarks/bench_generate.py --sizes 9 --seeds 3 --no-peers
+    .venv/bin/python benchmarks/bench_generate.py --against d727f1e --sizes 9,16 --solvers chuffed \
+        --seeds 10 --rounds 3
 
 For every size (an n x n board), solver and seed (seeds 1..N) it generates one puzzle of
 the type --puzzle (default sudoku) through the whole pipeline (Engine.generate: the random
@@ -45,6 +47,13 @@ process per puzzle, and a second table follows the first:
                  which is what the peer's figure is
 A peer that is not installed gets a row saying so. The peers are benchmark-only: nothing in
 puzzle-engine depends on them.
+
+--against REV runs every case on this tree ("new") and on the git revision REV ("old"),
+seed by seed in turn, each run in a fresh process, and prints one table with both medians,
+the per-seed ratios new/old with a bootstrap interval, the solver calls of each, and whether
+the puzzles are the same (a seed whose grids differ is reported loudly and the exit status
+is 1). REV's worktree and a copy of the running venv with REV installed in it are made once
+in benchmarks/.against/ (see benchmarks/README.md). Peers are not run then.
 
 Only the standard library, puzzle_engine and benchmarks/peers (standard library) are used.
 """
