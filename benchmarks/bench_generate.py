@@ -6,6 +6,8 @@
     .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 9 --solvers chuffed \
         --target-empty 10,20,30,40,50,81
     .venv/bin/python benchmarks/bench_generate.py --sizes 9 --seeds 3 --no-peers
+    .venv/bin/python benchmarks/bench_generate.py --against d727f1e --sizes 9,16 --solvers chuffed \
+        --seeds 10 --rounds 3
 
 For every size (an n x n board), solver and seed (seeds 1..N) it generates one puzzle of
 the type --puzzle (default sudoku) through the whole pipeline (Engine.generate: the random
@@ -46,6 +48,13 @@ process per puzzle, and a second table follows the first:
 A peer that is not installed gets a row saying so. The peers are benchmark-only: nothing in
 puzzle-engine depends on them.
 
+--against REV runs every case on this tree ("new") and on the git revision REV ("old"),
+seed by seed in turn, each run in a fresh process, and prints one table with both medians,
+the per-seed ratios new/old with a bootstrap interval, the solver calls of each, and whether
+the puzzles are the same (a seed whose grids differ is reported loudly and the exit status
+is 1). REV's worktree and a copy of the running venv with REV installed in it are made once
+in benchmarks/.against/ (see benchmarks/README.md). Peers are not run then.
+
 Only the standard library, puzzle_engine and benchmarks/peers (standard library) are used.
 """
 from __future__ import annotations
@@ -57,7 +66,9 @@ import json
 import os
 import platform
 import pstats
+import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -74,17 +85,26 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
         probes: int, optimise: bool, profile: int = 0) -> dict:
     """Generate one puzzle; return its figures and this process's resource usage, and with
     ``profile`` the top entries of its cProfile by own time."""
-    from puzzle_engine import calls
-    from puzzle_engine.solving.backend import Backend, find_solver
-    from puzzle_engine.engine import Engine
-    from puzzle_engine.strategies import GenOptions
+    import puzzle_engine
     from puzzle_engine.plugins import get_host
+    try:                    # contract v2 (#24) and later
+        from puzzle_engine.engine import Engine
+        from puzzle_engine import calls
+        from puzzle_engine.solving.backend import Backend, find_solver
+        from puzzle_engine.strategies import GenOptions
+        wants_free_search = calls.wants_free_search
+    except ImportError:     # the layout before it (d727f1e and earlier), for --against
+        from puzzle_engine.backend import Backend, find_solver
+        from puzzle_engine.genpuzzles import Engine, GenOptions
+
+        def wants_free_search(ptype, solver_id, tags):
+            return ptype.wants_free_search(solver_id, tags)
 
     host = get_host()
     ptype = host.get_type(puzzle)
     info = find_solver(solver)
     engine = Engine(host, Backend(solver, time_limit=None,
-                                  free_search=calls.wants_free_search(ptype, info.id, info.tags)))
+                                  free_search=wants_free_search(ptype, info.id, info.tags)))
     params = engine.check_params(ptype, {"size": size})
     options = GenOptions(target_empty=target, batch=batch, probes=probes, optimise=optimise)
     prof = cProfile.Profile() if profile else None
@@ -108,6 +128,7 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
             "python_cpu": me.ru_utime + me.ru_stime,
             "solver_cpu": kids.ru_utime + kids.ru_stime,
             "solver_version": p.solver_version,
+            "engine_dir": str(Path(puzzle_engine.__file__).resolve().parent),
             "profile": _top(prof, profile) if prof else None}
 
 
@@ -121,12 +142,14 @@ def _top(prof: cProfile.Profile, n: int) -> list[str]:
 
 
 def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
-             probes: int, optimise: bool, timeout: float | None, profile: int = 0) -> dict:
+             probes: int, optimise: bool, timeout: float | None, profile: int = 0,
+             python: str = sys.executable) -> dict:
     """Run one case in a fresh subprocess (its own process group, so that a time-out
-    kills the solver too)."""
+    kills the solver too). ``python`` is the interpreter of the case: another revision's
+    virtual environment runs this same script on that revision's engine (``--against``)."""
     case = {"puzzle": puzzle, "size": size, "target": target, "solver": solver, "seed": seed}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--one",
+    proc = subprocess.Popen([python, str(Path(__file__).resolve()), "--one",
                              f"{puzzle},{size},{solver},{seed},{target or 0},{batch},{probes},{int(optimise)},"
                              f"{profile}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -231,6 +254,8 @@ def notes(runs: list[dict], timeout: float | None) -> list[str]:
     out = []
     for r in runs:
         where = f"{r['puzzle']} {r['size']}x{r['size']} {r['solver']} seed {r['seed']}"
+        if "revision" in r:     # --against
+            where = f"{r['revision']} {where}"
         if (note := _failure_note(where, r, timeout)) is not None:
             out.append(note)
         elif not r["minimal"] and not r["target"]:
@@ -296,6 +321,205 @@ def peer_notes(runs: list[dict], timeout: float | None) -> list[str]:
     return out
 
 
+# -- side by side against another revision (--against) -----------------------------------
+AGAINST_DIR = Path(__file__).resolve().parent / ".against"
+
+
+def _git(*args: str, cwd: Path = ROOT) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def prepare_revision(rev: str, where: Path) -> tuple[str, Path, Path]:
+    """Find, or make, a git worktree of ``rev`` and a virtual environment that imports
+    puzzle_engine from it; return the commit, the worktree and that environment's python.
+
+    Both live in ``where`` (by default benchmarks/.against/, which git ignores), named by
+    the full commit, so a second run reuses them. The worktree is ``git worktree add
+    --detach``. The environment is a copy of the running one (``cp -a``: the same
+    dependencies at the same versions) with the worktree installed in it in place of this
+    tree (``pip install -e WORKTREE --no-deps``). A marker file is written last, so that a
+    copy cut short is made again from scratch."""
+    try:
+        commit = _git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except subprocess.CalledProcessError:
+        raise SystemExit(f"--against {rev}: not a commit of this repository") from None
+    if sys.prefix == sys.base_prefix:
+        raise SystemExit("--against copies the running virtual environment: run this script "
+                         "with a venv's python (.venv/bin/python)")
+    where.mkdir(parents=True, exist_ok=True)
+    tree, venv = where / commit, where / f"{commit}.venv"
+    if not tree.exists():
+        print(f"# --against: git worktree add --detach {tree} {commit}", file=sys.stderr)
+        _git("worktree", "add", "--detach", str(tree), commit)
+    elif (_git("rev-parse", "HEAD", cwd=tree) != commit
+          or _git("status", "--porcelain", "--untracked-files=no", cwd=tree)):
+        raise SystemExit(f"--against: {tree} is not a clean checkout of {commit}; remove it "
+                         f"(git worktree remove --force {tree}) and run again")
+    python = venv / "bin" / "python"
+    marker = venv / ".bench-against"
+    if not (marker.is_file() and marker.read_text().strip() == commit):
+        if venv.exists():
+            shutil.rmtree(venv)
+        print(f"# --against: cp -a {sys.prefix} {venv}; pip install -e {tree} --no-deps",
+              file=sys.stderr, flush=True)
+        subprocess.run(["cp", "-a", sys.prefix, str(venv)], check=True)
+        pip = subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", str(tree),
+                              "--no-deps"], capture_output=True, text=True)
+        if pip.returncode != 0:
+            raise SystemExit(f"--against: pip install -e {tree} failed:\n{pip.stdout}{pip.stderr}")
+        marker.write_text(commit + "\n")
+    return commit, tree, python
+
+
+def _tree_of(path: str) -> Path | None:
+    """The nearest folder above ``path`` that holds a pyproject.toml: the source tree."""
+    return next((d for d in Path(path).parents if (d / "pyproject.toml").is_file()), None)
+
+
+def _interval(ratios: list[float], draws: int = 2000) -> tuple[float, float]:
+    """A 95% bootstrap interval of the median of ``ratios``: the seeds are drawn again with
+    replacement ``draws`` times (a fixed random seed, so the same figures give the same
+    interval)."""
+    rng = random.Random(0)
+    meds = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(draws))
+    return meds[int(0.025 * draws)], meds[int(0.975 * draws) - 1]
+
+
+AGAINST_COLUMNS = (("size", 5), ("solver", 8), ("target", 6), ("seeds", 5), ("new s", 7),
+                   ("old s", 7), ("new/old", 7), ("seed ratios", 11), ("95% interval", 12),
+                   ("wall n/o", 8), ("calls new", 9), ("calls old", 9), ("givens", 6),
+                   ("MB new", 6), ("MB old", 6), ("same", 4))
+
+
+def _seconds(runs: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
+def against_row(size: int, solver: str, target: int | None,
+                seeds: list[dict[str, list[dict]]]) -> tuple[str, list[float]]:
+    """One row of the side-by-side table, and the per-seed ratios new/old. ``seeds`` holds,
+    per seed, the runs of each revision; a seed counts when all its runs finished."""
+    ok = [s for s in seeds if all(r["status"] == "ok" for rs in s.values() for r in rs)]
+    count = f"{len(ok)}" if len(ok) == len(seeds) else f"{len(ok)}/{len(seeds)}"
+    same = all(len({r["grid"] for rs in s.values() for r in rs}) == 1 for s in ok)
+    ratios = [_seconds(s["new"], "generate_wall") / _seconds(s["old"], "generate_wall") for s in ok]
+    if ok:
+        walls = [_seconds(s["new"], "process_wall") / _seconds(s["old"], "process_wall") for s in ok]
+        lo, hi = _interval(ratios)
+        cells = [f"{statistics.median(_seconds(s['new'], 'generate_wall') for s in ok):.3f}",
+                 f"{statistics.median(_seconds(s['old'], 'generate_wall') for s in ok):.3f}",
+                 f"{statistics.median(ratios):.3f}", f"{min(ratios):.2f}-{max(ratios):.2f}",
+                 f"{lo:.3f}-{hi:.3f}", f"{statistics.median(walls):.3f}",
+                 _num(statistics.median(r["calls"] for s in ok for r in s["new"])),
+                 _num(statistics.median(r["calls"] for s in ok for r in s["old"])),
+                 _num(statistics.median(r["givens"] for s in ok for r in s["new"])),
+                 f"{max(r['python_mb'] for s in ok for r in s['new']):.1f}",
+                 f"{max(r['python_mb'] for s in ok for r in s['old']):.1f}",
+                 "yes" if same else "NO"]
+    else:
+        cells = ["-"] * (len(AGAINST_COLUMNS) - 4)
+    values = [str(size), solver, str(target or "-"), count, *cells]
+    return " ".join(f"{v:>{w}}" for v, (_, w) in zip(values, AGAINST_COLUMNS)), ratios
+
+
+def _progress(label: str, r: dict) -> None:
+    if r["status"] == "ok":
+        msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "
+               f"py {r['python_mb']:.1f} MB, solver {r['solver_mb']:.1f} MB, "
+               f"{r['process_wall']:.2f} s with start-up")
+    else:
+        msg = r["status"] + (f": {r['error']}" if "error" in r else "")
+    print(f"[{label}] {msg}", file=sys.stderr, flush=True)
+    for line in r.get("profile") or ():
+        print(f"    {line}", file=sys.stderr, flush=True)
+
+
+def against(args: argparse.Namespace, sizes: list[int], solvers: list[str],
+            targets: list[int | None], timeout: float | None) -> int:
+    """Every configuration on this tree ("new") and on the revision ``--against`` ("old"),
+    seed by seed, each run in a process of its own; print the side-by-side table. Returns
+    the exit status: 1 when the two revisions made different puzzles, else 0."""
+    commit, tree, old_python = prepare_revision(args.against, Path(args.against_dir).resolve())
+    sides = {"new": (sys.executable, ROOT), "old": (str(old_python), tree)}
+    subject = _git("log", "-1", "--format=%h %s", commit)
+    for line in environment(solvers):
+        print(f"# {line}")
+    print(f"# new: this tree, {ROOT} (the git line above), python {sys.executable}")
+    print(f"# old: --against {args.against} = {subject[:100]}")
+    print(f"#      worktree {tree}, python {old_python}")
+    print(f"# puzzle: {args.puzzle}; --batch {args.batch}; --probes {args.probes}; "
+          f"{'--optimise' if args.optimise else '--no-optimise (bisect)'}; FlatZinc cache "
+          + ("shared, warmed by one untimed run of seed 1 on each revision first"
+             if args.fzn_cache else "off (every case compiles)")
+          + f"; time-out {timeout or 'none'}" + (" s" if timeout else ""))
+    print(f"# each seed: {args.rounds} run(s) per revision, each in a fresh process, the two "
+          "revisions taking turns (new first on odd seeds, old first on even ones)")
+    print("# new s, old s: median over seeds of the wall time of Engine.generate (measured by "
+          "this script on both); new/old: median of the per-seed ratios;")
+    print("#   seed ratios: their smallest and largest; 95% interval: bootstrap of that median "
+          "over the seeds; wall n/o: the same ratio for the whole process (start-up included);")
+    print("#   calls: solver runs per puzzle (median); MB: peak RSS of the Python process (max); "
+          "same: every run of every seed made the same grid on both")
+    print(" ".join(f"{name:>{w}}" for name, w in AGAINST_COLUMNS), flush=True)
+    sink = open(args.json, "w") if args.json else None
+    differ, all_notes, seed_lines = [], [], []
+    try:
+        for size in sizes:
+            n = args.seeds_25 if size >= 25 and args.seeds_25 else args.seeds
+            for solver, target in ((s, t) for s in solvers for t in targets):
+                def case(side: str, seed: int) -> dict:
+                    r = run_case(args.puzzle, size, solver, seed, target, args.batch, args.probes,
+                                 args.optimise, timeout, args.profile, python=sides[side][0])
+                    if r["status"] == "ok" and _tree_of(r["engine_dir"]) != sides[side][1]:
+                        raise SystemExit(f"--against: the {side} run imported puzzle_engine from "
+                                         f"{r['engine_dir']}, not from {sides[side][1]}")
+                    return {**r, "revision": side}
+                where = f"{args.puzzle} {size} {solver} target {target or '-'}"
+                if args.fzn_cache:
+                    for side in sides:
+                        _progress(f"{side} {where} seed 1, warm-up, not counted", case(side, 1))
+                seeds = []
+                for seed in range(1, n + 1):
+                    runs: dict[str, list[dict]] = {"new": [], "old": []}
+                    for k in range(args.rounds):
+                        for side in (("new", "old") if (seed + k) % 2 else ("old", "new")):
+                            r = {**case(side, seed), "round": k + 1}
+                            runs[side].append(r)
+                            _progress(f"{side} {where} seed {seed}", r)
+                            if sink:
+                                sink.write(json.dumps(r) + "\n")
+                                sink.flush()
+                    grids = {(r["revision"], r["grid"]) for rs in runs.values() for r in rs
+                             if r["status"] == "ok"}
+                    if len({g for _, g in grids}) > 1:
+                        line = (f"!!! DIFFERENT PUZZLES: {args.puzzle} {size}x{size} {solver} "
+                                f"target {target or '-'} seed {seed}: "
+                                + "; ".join(f"{side} {g}" for side, g in sorted(grids)))
+                        differ.append(line)
+                        print(line, file=sys.stderr, flush=True)
+                    seeds.append(runs)
+                    all_notes += notes(runs["new"] + runs["old"], timeout)
+                text, ratios = against_row(size, solver, target, seeds)
+                print(text, flush=True)
+                seed_lines.append(f"{size:>5} {solver:>8} per-seed new/old: "
+                                  + " ".join(f"{x:.3f}" for x in ratios))
+    finally:
+        if sink:
+            sink.close()
+    for line in seed_lines:
+        print(f"# {line}")
+    for line in all_notes:
+        print(f"# {line}")
+    for line in differ:
+        print(f"# {line}")
+    if differ:
+        print(f"# !!! {len(differ)} seed(s) made different puzzles on the two revisions")
+    print(f"# load average {_load()} at end (1, 5, 15 min; "
+          "the benchmark itself accounts for about 1)")
+    return 1 if differ else 0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -338,6 +562,15 @@ def main() -> None:
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="profile every case (cProfile, main thread) and print its N functions "
                          "with the most own time after its line (default 0: off)")
+    ap.add_argument("--against", metavar="REV",
+                    help="side by side with the git revision REV: every case runs on this tree "
+                         "and on REV (a worktree and a venv copy made once in --against-dir), "
+                         "seed by seed, and one table gives both and their ratio")
+    ap.add_argument("--against-dir", default=str(AGAINST_DIR), metavar="DIR",
+                    help="where --against keeps its worktrees and venvs (default "
+                         "benchmarks/.against, ignored by git)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --against: runs of each seed on each revision (default 1)")
     ap.add_argument("--one", metavar="PUZZLE,SIZE,SOLVER,SEED,TARGET,BATCH,PROBES,OPTIMISE,PROFILE",
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -354,6 +587,12 @@ def main() -> None:
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     timeout = args.timeout or None
     targets = [int(t) for t in args.target_empty.split(",") if t.strip()] or [None]
+    if args.against:
+        if args.throughput:
+            ap.error("--throughput is not measured with --against")
+        if args.rounds < 1:
+            ap.error("--rounds must be 1 or more")
+        sys.exit(against(args, sizes, solvers, targets, timeout))   # no peers: they do not change
     for line in environment(solvers):
         print(f"# {line}")
     print(f"# puzzle: {args.puzzle}; --batch {args.batch}; --probes {args.probes}; "
@@ -384,16 +623,7 @@ def main() -> None:
                     r = run_case(args.puzzle, size, solver, seed, target, args.batch, args.probes,
                                  args.optimise, timeout, args.profile)
                     runs.append(r)
-                    if r["status"] == "ok":
-                        msg = (f"{r['seconds']:.2f} s, {r['calls']} calls, {r['givens']} givens, "
-                               f"py {r['python_mb']:.1f} MB, solver {r['solver_mb']:.1f} MB, "
-                               f"{r['process_wall']:.2f} s with start-up")
-                    else:
-                        msg = r["status"] + (f": {r['error']}" if "error" in r else "")
-                    print(f"[{args.puzzle} {size} {solver} target {target or '-'} seed {seed}] {msg}",
-                          file=sys.stderr, flush=True)
-                    for line in r.get("profile") or ():
-                        print(f"    {line}", file=sys.stderr, flush=True)
+                    _progress(f"{args.puzzle} {size} {solver} target {target or '-'} seed {seed}", r)
                     if sink:
                         sink.write(json.dumps(r) + "\n")
                         sink.flush()

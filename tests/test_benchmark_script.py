@@ -33,3 +33,26 @@ def test_bench_generate_table_json_and_profile(tmp_path):
         assert c["grid"] == ",".join(map(str, grid))
     # the profile's lines follow each case's line on stderr
     assert proc.stderr.count("ncalls") == 2
+
+
+def test_against_row_pairs_seeds_and_flags_other_puzzles(monkeypatch):
+    """The side-by-side row (--against) takes per-seed ratios new/old, and says NO when a
+    seed's grids differ between the revisions. Made-up figures: nothing is timed here."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_generate
+
+    def run(side, seed, wall, grid="1,0"):
+        return {"status": "ok", "revision": side, "seed": seed, "grid": grid, "generate_wall": wall,
+                "process_wall": wall + 0.2, "calls": 10 if side == "new" else 9, "givens": 1,
+                "python_mb": 30.0}
+
+    seeds = [{"new": [run("new", s, 1.1 * s)], "old": [run("old", s, 1.0 * s)]} for s in (1, 2, 3)]
+    text, ratios = bench_generate.against_row(9, "chuffed", None, seeds)
+    assert [round(r, 6) for r in ratios] == [1.1, 1.1, 1.1]
+    cells = text.split()
+    assert cells[:7] == ["9", "chuffed", "-", "3", "2.200", "2.000", "1.100"]
+    assert cells[-6:-4] == ["10", "9"] and cells[-1] == "yes"
+    seeds[1]["old"][0]["grid"] = "0,1"
+    assert bench_generate.against_row(9, "chuffed", None, seeds)[0].split()[-1] == "NO"
+    seeds[2]["old"][0]["status"] = "timeout"
+    assert bench_generate.against_row(9, "chuffed", None, seeds)[0].split()[3] == "2/3"
