@@ -22,13 +22,15 @@ import statistics
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import calls
-from ..solving.backend import CompiledModel, Run
 from ..errors import PuzzleInputError, SolverError
 from ..hookspecs import Emptying, PuzzleType
 from ..types import Board, PropagationLevel
+
+if TYPE_CHECKING:  # the solver backend is loaded by whoever makes the engine
+    from ..solving.backend import CompiledModel, Run
 
 STRENGTHENED, PLAIN = "strengthened", "plain"
 
