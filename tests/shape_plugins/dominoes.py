@@ -139,7 +139,8 @@ class DominoPacking(PuzzleType, OwnGenerator):
         shape = {"rows": len(rows), "cols": len(rows[0])}
         for name, value in shape.items():
             if params.get(name) is not None and params[name] != value:
-                raise PuzzleInputError(f"the board has {value} {name}, not {params[name]} (--{name})")
+                raise PuzzleInputError(f"the board has {value} {name}, not {params[name]} "
+                                       f"(--{name})")
         canonical = self.check_params({**shape, "top": params.get("top") or 9})
         board = tuple(int(ch) for row in rows for ch in row)
         if max(board) > canonical["top"]:

@@ -255,7 +255,8 @@ class ArithmeticRiddle(PuzzleType, OwnGenerator):
     @staticmethod
     def _checked(params, riddle):
         if riddle.top != params["top"]:
-            raise PuzzleInputError(f"the unknowns go up to {riddle.top}, not {params['top']} (--top)")
+            raise PuzzleInputError(f"the unknowns go up to {riddle.top}, not {params['top']} "
+                                   "(--top)")
         if len(riddle.options) != params["choices"]:
             raise PuzzleInputError(f"the riddle has {len(riddle.options)} options, not "
                                    f"{params['choices']} (--choices)")
