@@ -469,6 +469,23 @@ def test_riddle_verdicts_agree_with_brute_force(shapes, line):
         assert verdict.fields == {"correct": always}
 
 
+@pytest.mark.parametrize("args, says", [
+    (("check", ROOKS, "white 2, black 2: ..x./..../..../...."),
+     "row 1, column 3: unexpected 'x' (expected one of . #)"),
+    (("check", ROOKS, "white 9, black 9: ..../..../..../...."),
+     "18 rooks cannot stand on 16 free squares"),
+    (("check", DOMINOES, "1203/3333"),
+     "row 1, column 3: unexpected '0' (expected a number from 1 to 9)"),
+    (("check", RIDDLE, "1..9 | x * y = 3 | x = 1; y = 2"),
+     "'x * y = 3' is not a fact like 'x + y = 7', 'x - y = 2' or 'x < y'"),
+    (("gen", RIDDLE, "--choices", "1"), "bad --choices 1: expected 2 to 6"),
+], ids=["rooks-symbol", "rooks-crowded", "dominoes-zero", "riddle-fact", "riddle-choices"])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, says):
+    proc = cli(tmp_path, *args)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.splitlines() == [f"puzzle-engine: error: {says}"]
+
+
 # == emptying: retries stay reproducible =====================================================
 class FussyLatin(ToyLatinType):
     """The toy Latin square, refusing about half of its random full boards and every
