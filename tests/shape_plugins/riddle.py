@@ -28,10 +28,11 @@ array[1..F] of 1..3: a;
 array[1..F] of 1..3: b;
 array[1..F] of int: k;
 
-var 1..top: x;
-var 1..top: y;
-var 1..top: z;
-array[1..3] of var int: v = [x, y, z];
+% the unknowns, and their names for the options
+array[1..3] of var 1..top: v;
+var int: x = v[1];
+var int: y = v[2];
+var int: z = v[3];
 
 constraint forall(f in 1..F)(
     if kind[f] = 1 then v[a[f]] + v[b[f]] = k[f]
@@ -189,7 +190,7 @@ class ArithmeticRiddle(PuzzleType, OwnGenerator):
                 "b": [f.b + 1 for f in facts], "k": [f.k for f in facts]}
 
     def from_solution(self, params, values):
-        return tuple(int(values[n]) for n in NAMES)
+        return tuple(int(n) for n in values[self.decision])
 
     def search_variables(self, params, instance):
         return [0, 1, 2]
