@@ -23,8 +23,9 @@ from typing import Any
 from .errors import PuzzleInputError
 from .files import check_writable, read_text
 
-#: Fields every JSON record of ``gen`` carries (``Puzzle.to_json``).
-_RECORD_FIELDS = ("type", "params", "grid", "seed", "variant", "plugin", "engine_version")
+#: Fields every JSON record of ``gen`` carries (``Puzzle.to_json``): the engine's own, not
+#: the puzzle type's (a grid's is ``grid``, another type's whatever its ``to_json`` says).
+_RECORD_FIELDS = ("type", "params", "seed", "variant", "plugin", "engine_version")
 
 
 def open_output(path: Path):

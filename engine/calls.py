@@ -105,7 +105,10 @@ def parsed(ptype, params, text_: str) -> Parsed:
     return value
 
 
-def record(ptype, params, instance, solution) -> dict[str, Any]:
+def record(ptype, params, instance, solution, reserved=()) -> dict[str, Any]:
+    """The type's fields of a JSON record. ``reserved`` are the fields the engine writes
+    into the same record: a type's field of the same name would be overwritten without a
+    word, so it is an error naming the field."""
     value = call(ptype, "to_json", params=params, instance=instance, solution=solution)
     if not isinstance(value, dict):
         raise bad_result("to_json", ptype, value, "a dict of JSON fields")
@@ -113,6 +116,11 @@ def record(ptype, params, instance, solution) -> dict[str, Any]:
         json.dumps(value)
     except (TypeError, ValueError):
         raise bad_result("to_json", ptype, value, "plain JSON values") from None
+    taken = sorted(k for k in value if k in reserved)
+    if taken:
+        raise PluginError(f"to_json ({owner(ptype)}) returned the field"
+                          f"{'s' * (len(taken) > 1)} {', '.join(repr(k) for k in taken)}, which "
+                          "the engine writes into the same record; give it another name")
     return value
 
 

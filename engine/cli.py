@@ -724,9 +724,10 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
                 failed = True
                 continue
             if fmt == "json":
-                record = calls.record(ptype, parsed.params, parsed.instance, solutions[0])
                 extra = {"optimum": result.objective, "status": str(result.status)} \
                     if ptype.objective else {}
+                record = calls.record(ptype, parsed.params, parsed.instance, solutions[0],
+                                      {"type", "params", "solver", *extra})
                 out_console.print(json.dumps({
                     "type": ptype.name, "params": parsed.params, **record, **extra,
                     "solver": engine.backend.solver_id}), markup=False)

@@ -177,15 +177,19 @@ class UniqueAnswer(Criterion):
             return Verdict(None, 0, result.status)
         correct, unknown = [], False
         for i, option in enumerate(options):
-            entailed = self._never(engine, ptype, params, instance, f"not ({option})")
+            # A solution exists, so an option that holds in none is not also in all: one
+            # solver call settles a distractor, the usual case.
             refuted = self._never(engine, ptype, params, instance, f"({option})")
-            if entailed is None or refuted is None:
-                unknown = True
-            elif entailed:
+            if refuted:
+                continue
+            entailed = self._never(engine, ptype, params, instance, f"not ({option})")
+            if entailed:  # in every solution (and so in some: it is not refuted either)
                 correct.append(i)
-            elif not refuted:  # holds in some solutions only: an ambiguous option
+            elif entailed is False and refuted is False:  # in some solutions only
                 return Verdict(False, 1, result.status, solutions[0],
                                fields={"ambiguous_option": i})
+            else:
+                unknown = True
         if len(correct) > 1 or (not unknown and len(correct) == 0):
             return Verdict(False, 1, result.status, solutions[0], fields={"correct": correct})
         if unknown:

@@ -189,8 +189,12 @@ class Backend:
         from minizinc.error import MiniZincError, MiniZincWarning
 
         # Debian's Gecode library redefines some globals the old way; MiniZinc warns on
-        # every compile. It is packaging noise, not something a user can act on.
-        warnings.filterwarnings("ignore", message=".*(overrides a global constraint|all_different_int. was deprecated)",
+        # every compile. It is packaging noise, not something a user can act on. So is
+        # "model inconsistency detected": the compiler found the model unsatisfiable,
+        # which the status says (UNSAT), and which some checks expect (a criterion asking
+        # whether any solution keeps an added constraint).
+        warnings.filterwarnings("ignore", message=".*(overrides a global constraint"
+                                "|all_different_int. was deprecated|model inconsistency detected)",
                                 category=MiniZincWarning)
         self.count_call()
         goal = goal or (ptype.sense if ptype.objective else None)

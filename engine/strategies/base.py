@@ -10,6 +10,13 @@ from ..errors import PuzzleInputError
 from ..types import Param
 
 
+#: The fields the engine writes into every record of ``gen`` (some only for some
+#: strategies or options); the strategy's and criterion's fields (``Puzzle.extra``) too.
+ENGINE_FIELDS = ("type", "params", "seed", "variant", "plugin", "plugin_version",
+                 "engine_version", "solver", "solver_version", "solver_calls", "seconds",
+                 "minimal", "unknown", "complexity", "options")
+
+
 @dataclass
 class Puzzle:
     """One generated puzzle with everything needed to reproduce it."""
@@ -38,8 +45,9 @@ class Puzzle:
         return self.instance
 
     def to_json(self, ptype) -> dict[str, Any]:
+        reserved = {*ENGINE_FIELDS, *self.extra}
         record = {"type": self.type, "params": self.params,
-                  **calls.record(ptype, self.params, self.instance, self.solution),
+                  **calls.record(ptype, self.params, self.instance, self.solution, reserved),
                   "seed": self.seed, "variant": self.variant,
                   "plugin": self.plugin, "plugin_version": self.plugin_version,
                   "engine_version": __version__, "solver": self.solver,
