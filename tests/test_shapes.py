@@ -248,8 +248,8 @@ UNIQUE_ROOKS = ("..#.", "...#", "##..", "...."), 5, 6
 def test_rooks_grade_through_search_variables(tmp_path, shapes, rook_record):
     """grade measures a rooks level (not a grid: its search variables are the free
     squares of the decision array) through the CLI and the API; a level that is unique
-    only up to swapping the colours has two solutions, which the multiple method refuses
-    in one line."""
+    only up to swapping the colours is graded too (the type's criterion accepts it); one
+    that the criterion refuses is one line."""
     board, white, black = UNIQUE_ROOKS
     (only,) = placements(board, white, black)
     text = f"white {white}, black {black}: {'/'.join(board)}"
@@ -269,14 +269,20 @@ def test_rooks_grade_through_search_variables(tmp_path, shapes, rook_record):
     assert ptype.format_solution(parsed.params, measured.solution, "text").split() == list(only)
     assert measured.plugin_features == {"squares": 12.0, "rooks": 11.0}
 
+    # A level unique only up to swapping the colours has two solutions: the grader asks
+    # the type's criterion, which accepts it, and measures the search to the first.
     assert rook_record["white"] == rook_record["black"] and rook_record["solutions"] == 2
     path = tmp_path / "level.json"
     path.write_text(json.dumps(rook_record) + "\n")
-    proc = cli(tmp_path, "grade", ROOKS, path, "--runs", 3)
+    grade = json.loads(ok(cli(tmp_path, "grade", ROOKS, path, "--runs", 3, "--format", "json")))
+    assert grade["runs"] == 3 and grade["mean_nodes"] >= 1
+    # A level with two classes of placements is refused, in one line.
+    assert len(placements(board, 1, 1)) > 2
+    proc = cli(tmp_path, "grade", ROOKS, f"white 1, black 1: {'/'.join(board)}", "--runs", 3)
     ok(proc, 2)
     assert proc.stdout == "" and proc.stderr.splitlines() == [
-        "puzzle-engine: error: the puzzle has 2 or more solutions; only puzzles with exactly "
-        "one solution can be graded"]
+        "puzzle-engine: error: the puzzle is refused by its criterion 'unique-modulo-symmetry'; "
+        "only accepted puzzles can be graded"]
 
 
 def test_gen_help_lists_only_the_types_strategy_options(tmp_path):

@@ -209,16 +209,27 @@ class Grader:
         opts = self.options
         base = self._model(instance, None)
         board = self._fixed(instance, base)
-        check = base.run(board, limit=2, solution=True)
-        if not check.complete:
-            raise SolverError(f"solver timed out checking that {label or 'the puzzle'} has one solution "
-                              "(unknown; raise --time-limit)")
-        if check.found != 1:
-            what = "no solution" if check.found == 0 else "2 or more solutions"
-            raise PuzzleInputError(f"{label or 'the puzzle'} has {what}; only puzzles with exactly "
-                                   "one solution can be graded")
-        solution = check.first if self.grid else self.engine.unique_solution(
-            self.ptype, self.params, instance, label or "the puzzle")
+        what = label or "the puzzle"
+        if self.ptype.criterion == "unique":
+            check = base.run(board, limit=2, solution=True)
+            if not check.complete:
+                raise SolverError(f"solver timed out checking that {what} has one solution "
+                                  "(unknown; raise --time-limit)")
+            if check.found != 1:
+                found = "no solution" if check.found == 0 else "2 or more solutions"
+                raise PuzzleInputError(f"{what} has {found}; only puzzles with exactly "
+                                       "one solution can be graded")
+            solution = check.first if self.grid else self.engine.unique_solution(
+                self.ptype, self.params, instance, what)
+        else:  # the type's own criterion (unique modulo a symmetry...) must accept it
+            criterion = self.engine.criterion(self.ptype)
+            verdict = criterion.judge(self.engine, self.ptype, self.params, instance)
+            if verdict.accepted is None:
+                raise SolverError(f"solver timed out judging {what} (unknown; raise --time-limit)")
+            if not verdict.accepted:
+                raise PuzzleInputError(f"{what} is refused by its criterion '{criterion.name}'; "
+                                       "only accepted puzzles can be graded")
+            solution = verdict.solution
         empty = self._variables(instance, base.squares)
         rng = random.Random(opts.seed)
         orders = [rng.sample(empty, len(empty)) for _ in range(opts.runs)]
