@@ -99,10 +99,11 @@ class Host:
         owner: dict = {}
         impls = getattr(self.pm.hook, hookname).get_hookimpls()
         # Built-ins first, whatever their order in pluggy (tryfirst/trylast, load order):
-        # a third party that registers a built-in's name is the one refused.
-        order = {plugin: i for i, (_, plugin) in enumerate(self.pm.list_name_plugin())}
+        # a third party that registers a built-in's name is the one refused. Plugins are
+        # keyed by identity: a plugin object need not be hashable (a SimpleNamespace).
+        order = {id(plugin): i for i, (_, plugin) in enumerate(self.pm.list_name_plugin())}
         impls.sort(key=lambda impl: (self.pm.get_name(impl.plugin) not in self.builtin,
-                                     order.get(impl.plugin, len(order))))
+                                     order.get(id(impl.plugin), len(order))))
         for impl in impls:
             plugin = self.pm.get_name(impl.plugin) or repr(impl.plugin)
             collected = []

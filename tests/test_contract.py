@@ -117,7 +117,7 @@ def test_the_engine_asks_a_type_only_what_the_contract_declares():
 def test_only_the_backend_imports_minizinc():
     importers = [p.relative_to(ENGINE).as_posix() for p in ENGINE.rglob("*.py")
                  if re.search(r"^\s*(import minizinc|from minizinc)", p.read_text(), re.M)]
-    assert importers == ["backend.py"]
+    assert importers == ["solving/backend.py"]
 
 
 def test_randomness_comes_from_explicit_seeds():

@@ -13,6 +13,8 @@ the puzzle it makes without the faulty plugin.
 """
 import ast
 import re
+import types
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -364,6 +366,38 @@ def test_a_refusal_is_reported_once():
     assert "givens" in host.complexities  # fails_later is dropped
     assert host.get_type("sudoku").plugin == "sudoku"
     assert [f.name for f in host.failures] == ["thief", "fails_later"], host.failures
+
+
+@dataclass
+class DataPlugin:
+    """A plugin object that is not hashable (a dataclass with eq=True)."""
+
+    PUZZLE_ENGINE_CONTRACT = 2
+    label: str = "data"
+
+    @hookimpl
+    def register_puzzle_types(self, register):
+        register(type("DataLatin", (ToyLatinType,), {"name": "toy_latin_data"})())
+
+
+@pytest.mark.parametrize("make", [
+    lambda: types.SimpleNamespace(
+        PUZZLE_ENGINE_CONTRACT=2, register_puzzle_types=hookimpl(
+            lambda register: register(type("NsLatin", (ToyLatinType,),
+                                           {"name": "toy_latin_ns"})()))),
+    lambda: DataPlugin(),
+], ids=["namespace", "dataclass"])
+def test_an_unhashable_plugin_object_registers(make):
+    """pluggy takes any object as a plugin; the host orders plugins by identity, so a
+    SimpleNamespace or a dataclass instance registers its types like a module (before,
+    collecting the registries raised TypeError: unhashable type)."""
+    host = get_host()
+    assert host.register(make(), name="unhashable")
+    mine = [t for t in host.types.values() if t.plugin == "unhashable"]
+    assert [t.name for t in mine] in (["toy_latin_ns"], ["toy_latin_data"])
+    assert host.get_type("sudoku").plugin == "sudoku"
+    assert not [f for f in host.failures if f.name == "unhashable"]
+    assert "unhashable" in {i.name for i in host.plugin_infos()}
 
 
 class OldStyle:
