@@ -20,7 +20,7 @@ from importlib.metadata import entry_points
 import pluggy
 
 from . import hookspecs
-from .errors import PuzzleInputError, UnknownPuzzleError, one_line
+from .errors import PluginError, PuzzleInputError, UnknownPuzzleError, one_line
 from .hookspecs import CONTRACT_VERSION, PuzzleType
 
 GROUP = "puzzle_engine"
@@ -81,6 +81,9 @@ class Host:
                 f"{said}; this engine speaks contract {CONTRACT_VERSION} "
                 f"(set PUZZLE_ENGINE_CONTRACT = {CONTRACT_VERSION}; see docs/plugin-authoring.md)")))
             return False
+        if self.pm.has_plugin(name):
+            raise PluginError(f"a plugin named '{name}' is already loaded; unregister it first "
+                              "(host.unregister) or register this one under another name")
         self.pm.register(plugin, name=name)
         self.versions[name] = version
         self._registries.clear()

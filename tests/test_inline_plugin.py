@@ -526,3 +526,18 @@ def test_engine_core_never_names_a_puzzle():
             for n, line in enumerate(p.read_bytes().decode("utf-8", "replace").splitlines(), 1)
             if word.search(line)]
     assert hits == []
+
+
+def test_a_second_plugin_of_the_same_name_is_one_line():
+    """Registering a plugin under a name already loaded (a try script next to an installed
+    copy of the same plugin) is a one-line error, not pluggy's ValueError."""
+    from puzzle_engine.errors import PluginError
+    host = get_host()
+    host.register(ToyLatin(), name="twice", version="1")
+    try:
+        with pytest.raises(PluginError, match="^a plugin named 'twice' is already loaded; "
+                                              "unregister it first"):
+            host.register(ToyLatin(), name="twice", version="2")
+        assert host.versions["twice"] == "1" and host.get_type(TYPE).plugin_version == "1"
+    finally:
+        host.unregister("twice")

@@ -47,10 +47,22 @@ class GrowingStrategy(Strategy):
         return options
 
     def generate(self, engine, ptype, params, seed: int, options) -> GenResult:
+        graders = []  # the grader of --prefer harder, made when first needed
+
+        def hardness(instance) -> float:
+            if not graders:
+                graders.append(_grader(engine, ptype, params))
+            return graders[0].grade(instance).mean_nodes
+        try:
+            return self._grow(engine, ptype, params, seed, options, hardness)
+        finally:
+            for grader in graders:
+                grader.close()
+
+    def _grow(self, engine, ptype, params, seed: int, options, hardness) -> GenResult:
         start, calls0 = time.perf_counter(), engine.backend.calls
         rng = random.Random(seed)
         criterion = engine.criterion(ptype)
-        grader = None
         for restart in range(options["restarts"]):
             kept = []  # (instance, verdict, step)
             current = calls.call(ptype, "random_base", params=params, rng=rng)
@@ -76,9 +88,7 @@ class GrowingStrategy(Strategy):
                 if chosen is None:
                     break
                 if accepted and options["prefer"] == "harder":
-                    if grader is None:
-                        grader = _grader(engine, ptype, params)
-                    chosen = max(accepted, key=lambda cv: grader.grade(cv[0]).mean_nodes)
+                    chosen = max(accepted, key=lambda cv: hardness(cv[0]))
                 current = chosen[0]
                 if chosen in accepted:
                     kept.append((chosen[0], chosen[1], step))
