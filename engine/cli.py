@@ -22,9 +22,10 @@ from .solving.backend import Backend, default_check_flags, find_solver, installe
 from .config import resolve
 from .engine import Engine, strategy_of
 from .errors import PuzzleEngineError, PuzzleInputError
-from .hookspecs import Emptying, PuzzleType
+from .hookspecs import PuzzleType
+from .inputs import load_puzzles, parse
 from .plugins import Host, get_host
-from .types import Param, Parsed
+from .types import Param
 
 app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
                   pretty_exceptions_enable=False,
@@ -326,7 +327,7 @@ def _existing_batch(engine, ptype, params, out: Path | None, fmt: str, resume: b
     def check_line(line: str) -> None:
         """A line is ours when it reads as a puzzle of these options and is written back
         the same (a hand-made line that merely parses is not)."""
-        parsed = _parse(engine, ptype, params, line)
+        parsed = parse(ptype, params, line)
         if parsed.params != params:
             raise PuzzleInputError(f"a puzzle with options {parsed.params}, not {params}")
         if _render(engine, ptype, params, parsed.instance, "line") != line:
@@ -528,150 +529,6 @@ def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink
 
 
 # -- solve / check ------------------------------------------------------------------------------
-def _read_input(source: str) -> str | None:
-    """The text of standard input (``-``) or of the file ``source``; None when there is no
-    such file, so that ``source`` is the puzzle itself."""
-    if source == "-":
-        try:
-            return sys.stdin.read()
-        except UnicodeDecodeError:
-            raise PuzzleInputError("stdin: not UTF-8 text") from None
-    if not _is(source, Path.is_file):
-        return None
-    return files.read_text(Path(source))
-
-
-_FILE_SUFFIXES = (".txt", ".json", ".jsonl", ".csv", ".sdk", ".dat")
-
-
-def _is(source: str, test) -> bool:
-    """``test(Path(source))``, false for what cannot be a path (a long puzzle string) and
-    for the empty string (``Path("")`` is the working folder)."""
-    try:
-        return bool(source.strip()) and test(Path(source))
-    except (OSError, ValueError):
-        return False
-
-
-def _looks_like_path(source: str) -> bool:
-    """A name the user most likely meant as a file: one word that starts with a directory
-    or ends with a file suffix (a puzzle literal such as '..6...9.8' has neither)."""
-    return not any(ch.isspace() for ch in source) and (
-        source.startswith(("/", "./", "../", "~")) or source.endswith(_FILE_SUFFIXES))
-
-
-def _load_puzzles(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], source: str):
-    """The puzzles of INPUT ``source`` (stdin, a file, or the puzzle itself): one puzzle in
-    the plugin's text formats, several in the line format (one per line, as ``gen --format
-    line`` writes them), or JSON Lines records (as ``gen --format json`` writes)."""
-    text = _read_input(source)
-    literal = text is None
-    if literal:
-        text = source
-    if not text.strip():
-        raise PuzzleInputError(f"{source}: empty input")
-    name = "stdin" if source == "-" else source
-    if not text.lstrip().startswith("{"):
-        line_error = None
-        try:
-            by_line = _puzzles_by_line(engine, ptype, raw, text, name)
-        except PuzzleInputError as exc:  # a list of puzzles with a bad line, or one grid
-            by_line, line_error = None, exc
-        if by_line is not None:
-            yield from by_line
-            return
-        try:
-            parsed = _parse(engine, ptype, raw, text)
-        except PuzzleInputError:
-            if literal and _is(source, Path.is_dir):
-                raise PuzzleInputError(f"{source} is a folder, not a puzzle file") from None
-            if literal and _looks_like_path(source):
-                raise PuzzleInputError(f"no such file: {source}") from None
-            if line_error is not None:
-                raise line_error from None
-            raise
-        yield parsed
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{name}, line {number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise PuzzleInputError(f"{where}: not a puzzle record ({exc})") from None
-        if not isinstance(record, dict):
-            raise PuzzleInputError(f"{where}: not a puzzle record (a JSON object)")
-        if record.get("type", ptype.name) != ptype.name:
-            raise PuzzleInputError(f"{where}: a '{record.get('type')}' puzzle, not '{ptype.name}'")
-        params = record.get("params", {})
-        if not isinstance(params, dict):
-            raise PuzzleInputError(f"{where}: field 'params' must be an object")
-        params = {**params, **raw}
-        for p in ptype.params:  # JSON's types, as the type declares them
-            value = params.get(p.name)
-            wanted = (int, float) if p.type is float else p.type  # JSON writes 2.0 as 2
-            if p.type in (int, float, str, bool) and value is not None and (
-                    not isinstance(value, wanted) or (p.type is not bool and isinstance(value, bool))):
-                raise PuzzleInputError(f"{where}: field 'params.{p.name}' must be "
-                                       f"{'a whole number' if p.type is int else p.type.__name__}, "
-                                       f"not {json.dumps(value)}")
-        try:
-            params = engine.check_params(ptype, params)
-            instance = calls.call(ptype, "from_json", params=params, record=record)
-        except PuzzleInputError as exc:
-            raise PuzzleInputError(f"{where}: {exc}") from None
-        try:
-            line_text = _render(engine, ptype, params, instance, "line")
-        except PuzzleEngineError as exc:
-            raise PuzzleInputError(f"{where}: {exc}") from None
-        try:
-            yield _parse(engine, ptype, params, line_text)
-        except PuzzleInputError as exc:
-            raise PuzzleInputError(f"{where}: {exc}") from None
-
-
-def _puzzles_by_line(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str,
-                     where: str) -> list | None:
-    """The puzzles of ``text`` read as one puzzle per line, as ``gen --format line`` writes
-    them: when it has two lines or more and each line is on its own a puzzle of at least
-    2x2. A row of a text grid is normally not (one row high, or a number of cells that is
-    not a board), and where it can be, a grid's border lines are not (plugin-authoring.md
-    asks this of a plugin's formats). None when the first line is not a puzzle, or a line
-    is one smaller than 2x2. A later line that is not a puzzle raises its error, naming the
-    line (the caller reports it unless the whole text is one puzzle).
-
-    This is tried before reading the text as one puzzle, because some lists of puzzles also
-    read as one: four lines of 16 cells make 64, an 8x8 board when a plugin ignores line
-    breaks, and lines of one width stack into a taller board when a plugin reads a line
-    break as the end of a row."""
-    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if len(lines) < 2:
-        return None
-    parsed = []
-    for number, line in lines:
-        try:
-            puzzle = _parse(engine, ptype, raw, line)
-        except PuzzleInputError as exc:
-            if not parsed:
-                return None
-            raise PuzzleInputError(f"{where}, line {number}: {exc}") from None
-        shape = getattr(ptype, "shape", None)  # a grid's rows are no puzzles of one row
-        if shape is not None and min(calls.call(ptype, "shape", params=puzzle.params)) < 2:
-            return None
-        parsed.append(puzzle)
-    return parsed
-
-
-def _parse(engine: Engine, ptype: PuzzleType, raw: dict[str, Any], text: str):
-    full_raw = {p.name: raw.get(p.name) for p in ptype.params}
-    parsed = calls.parsed(ptype, full_raw, text)
-    if isinstance(ptype, Emptying):
-        return Parsed(parsed.params, calls.board(ptype, "parse", parsed.params, parsed.instance,
-                                                 full=False))
-    return parsed
-
-
 class _EngineFor:
     """The engines of ``solve`` and ``check``. A puzzle type may prefer a solver by its
     params (another solver above some board size, say), and one input may hold puzzles of
@@ -713,7 +570,7 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
         engines, ptype, raw, source = _setup_for_input(ctx, puzzle, source, solver, config,
                                                        time_limit, fmt)
         failed = False
-        for number, parsed in enumerate(_load_puzzles(engines.base, ptype, raw, source)):
+        for number, parsed in enumerate(load_puzzles(ptype, raw, source)):
             if number and fmt == "text":
                 out_console.print("")  # several puzzles: a blank line between solutions
             engine = engines(parsed.params)
@@ -747,7 +604,7 @@ def check(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
         engines, ptype, raw, source = _setup_for_input(ctx, puzzle, source, solver, config,
                                                        time_limit, fmt)
         all_unique = True
-        for parsed in _load_puzzles(engines.base, ptype, raw, source):
+        for parsed in load_puzzles(ptype, raw, source):
             engine = engines(parsed.params)
             criterion = engine.criterion(ptype)
             verdict = criterion.judge(engine, ptype, parsed.params, parsed.instance)
@@ -843,7 +700,7 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
         graders: dict[str, Any] = {}     # per puzzle parameters (JSON input may mix them)
         models: dict[str, Any] = {}         # the level model checked for those parameters
         try:
-            for number, parsed in enumerate(_load_puzzles(engine, ptype, raw, source)):
+            for number, parsed in enumerate(load_puzzles(ptype, raw, source)):
                 if number and fmt == "text":
                     out_console.print("")  # several puzzles: a blank line between grades
                 key = json.dumps(parsed.params, sort_keys=True)
@@ -911,10 +768,10 @@ def train(ctx: typer.Context, puzzle: str,
         features = features or out.with_suffix(".features.csv")
         files.check_writable(out, "--out")
         files.check_writable(features, "--features")
-        examples = read_labelled(data, lambda text: _parse(engine, ptype, raw, text).board)
+        examples = read_labelled(data, lambda text: parse(ptype, raw, text).board)
         if per_label is not None:
             examples = first_per_label(examples, per_label)
-        params = _parse(engine, ptype, raw, examples[0].text).params
+        params = parse(ptype, raw, examples[0].text).params
         signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
         table = FeatureTable(features, signature)
         one_job = GradeOptions(**{**options.__dict__, "jobs": 1})

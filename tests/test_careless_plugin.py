@@ -159,14 +159,15 @@ def careless_host(row_id):
 
 def reach(engine, ptype, method):
     """Make the engine (as the CLI does) call ``method`` of ``ptype``."""
-    from puzzle_engine.cli import _parse, _render
+    from puzzle_engine.cli import _render
+    from puzzle_engine.inputs import parse
     params = {"size": 4}
     if method == "check_params":
         engine.check_params(ptype, {"size": 4})
     elif method == "format":
         _render(engine, ptype, params, LATIN, "line")
     elif method == "parse":
-        _parse(engine, ptype, params, "." * N)
+        parse(ptype, params, "." * N)
     elif method == "from_solution":
         engine.solve(ptype, params, (0,) * N)
     elif method == "features":
