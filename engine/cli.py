@@ -24,6 +24,7 @@ from .engine import Engine, strategy_of
 from .errors import PuzzleEngineError, PuzzleInputError
 from .hookspecs import PuzzleType
 from .inputs import load_puzzles, parse
+from .resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
 from .plugins import Host, get_host
 from .types import Param
 
@@ -249,25 +250,18 @@ def gen(
             known = ", ".join(sorted([*host.complexities, DIFFICULTY]))
             raise PuzzleInputError(f"unknown complexity function '{complexity}' (known: {known})")
         variants = getattr(options, "variants", 0)
-        # What decides the puzzles besides the seed, which a resumed batch must share.
-        same = {"solver": engine.backend.solver_id, "solver_version": engine.backend.info.version,
-                "plugin_version": ptype.plugin_version, "engine_version": __version__,
-                **{f"options.{k}": v for k, v in strategy.record_options(options).items()
-                   if k != "batch"}}
-        if difficulty is not None:
-            same.update({"difficulty.level": difficulty, "difficulty.grader": grader,
-                         "difficulty.model_sha256": judge.digest})
+        same = same_fields(engine, ptype, strategy, options, judge, difficulty)
         if resume and (out is None or fmt == "text"):
             raise PuzzleInputError("--resume needs --out FILE and --format json or line")
         if resume and difficulty is not None and fmt != "json":
             raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
         sink = batch_file.open_output(out) if out else None  # locked until the end
         try:
-            existing = _existing_batch(engine, ptype, params, out, fmt, resume, same)
+            existing = existing_batch(ptype, params, out, fmt, resume, same)
             if difficulty is not None:
-                done, seed = _resume_difficulty(out, fmt, existing, seed)
+                done, seed = done_and_next_seed(out, existing, seed)
             else:
-                done, seed = _resume_state(out, fmt, existing, seed, variants)
+                done, seed = done_and_seed(out, fmt, existing, seed, variants)
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
                 err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
@@ -309,63 +303,6 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
                 flag += f" / --{p.negative}"
             table.add_row(flag, f"{p.help}{default}")
         out_console.print(table)
-
-
-def _existing_batch(engine, ptype, params, out: Path | None, fmt: str, resume: bool,
-                    same: dict[str, Any]):
-    """What ``--out`` holds (checked to be this batch's records, with ``--resume``), or
-    None when there is nothing to go on from. Without ``--resume`` a file that holds
-    anything is refused."""
-    if out is None:
-        return None
-    if not resume:
-        if out.stat().st_size > 0:
-            raise PuzzleInputError(f"{out} already exists and is not empty: pass --resume to go "
-                                   "on with the batch it holds, or choose another file")
-        return None
-
-    def check_line(line: str) -> None:
-        """A line is ours when it reads as a puzzle of these options and is written back
-        the same (a hand-made line that merely parses is not)."""
-        parsed = parse(ptype, params, line)
-        if parsed.params != params:
-            raise PuzzleInputError(f"a puzzle with options {parsed.params}, not {params}")
-        if _render(engine, ptype, params, parsed.instance, "line") != line:
-            raise PuzzleInputError("not written as 'gen --format line' writes")
-    return batch_file.read_existing(out, fmt, ptype.name, params, check_line, same)
-
-
-def _resume_state(out: Path | None, fmt: str, existing, seed: int | None, variants: int
-                  ) -> tuple[int, int | None]:
-    """How many puzzles ``out`` already holds, and the batch seed they were made with."""
-    if existing is None or not existing.lines:
-        return 0, seed
-    group = 1 + variants
-    if fmt == "line":
-        if seed is None:
-            raise PuzzleInputError(f"{out} holds puzzles in the line format, which does not "
-                                   "record their seed: pass the batch's --seed to resume it")
-        if len(existing.lines) % group:
-            raise PuzzleInputError(f"{out} holds {len(existing.lines)} lines, not whole groups "
-                                   f"of a puzzle and its {variants} variants: was it made with "
-                                   "another --variants?")
-        return len(existing.lines) // group, seed
-    records = existing.records
-    first_seed = records[0]["seed"]
-    for number, record in enumerate(records, 1):
-        k, v = divmod(number - 1, group)
-        expected = (first_seed + k, v or None)
-        if (record["seed"], record["variant"]) != expected:
-            raise PuzzleInputError(
-                f"{out}, line {number}: seed {record['seed']} variant {record['variant']}, "
-                f"expected seed {expected[0]} variant {expected[1]}: not one batch of "
-                f"--variants {variants}; --resume leaves the file untouched")
-    if len(records) % group:
-        raise PuzzleInputError(f"{out} ends inside a group of a puzzle and its {variants} "
-                               "variants: was it made with another --variants?")
-    if seed is not None and first_seed != seed:
-        raise PuzzleInputError(f"{out} was started with --seed {first_seed}, not {seed}")
-    return len(records) // group, first_seed
 
 
 def _writer(sink):
@@ -483,23 +420,6 @@ def _difficulty_judge(host, ptype, params, model, which, config, time_limit) -> 
     engine = _engine(host, ptype, level_model.grading["solver"], config, time_limit)
     return _Judge(level_model, _grader(engine, ptype, params, level_model.grade_options(jobs=2)),
                   which)
-
-
-def _resume_difficulty(out: Path | None, fmt: str, existing, seed: int | None
-                       ) -> tuple[int, int | None]:
-    """With --difficulty, seeds that miss the level are skipped, so a batch resumes after the
-    seed of the last record written (JSON only)."""
-    if existing is None:
-        return 0, seed
-    records = [r for r in existing.records if r["variant"] is None]
-    if not records:
-        return 0, seed
-    note = records[-1].get("difficulty")
-    next_seed = note.get("next_seed") if isinstance(note, dict) else None
-    if not isinstance(next_seed, int):
-        raise PuzzleInputError(f"{out}, line {len(existing.records)}: no difficulty.next_seed: "
-                               "not a batch of gen --difficulty; --resume leaves it untouched")
-    return len(records), next_seed
 
 
 def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out, judge,
