@@ -24,6 +24,8 @@ from .engine import Engine, strategy_of
 from .errors import PuzzleEngineError, PuzzleInputError
 from .hookspecs import PuzzleType
 from .inputs import load_puzzles, parse
+from .difficulty import (DIFFICULTY, check_complexity, checked_model, make_grader, make_judge,
+                         search)
 from .resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
 from .plugins import Host, get_host
 from .types import Param
@@ -237,18 +239,16 @@ def gen(
         complexity = getattr(options, "complexity", None)
         judge = None
         if difficulty is not None or complexity == DIFFICULTY:
-            judge = _difficulty_judge(host, ptype, params, model, grader, config, time_limit)
-            if difficulty is not None and difficulty not in judge.labels:
-                raise PuzzleInputError(f"unknown --difficulty '{difficulty}' (the levels of "
-                                       f"{judge.model.source}: {', '.join(judge.labels)})")
+            judge = make_judge(ptype, params, model, grader,
+                               lambda solver: _engine(host, ptype, solver, config, time_limit))
+            if difficulty is not None:
+                judge.check_level(difficulty)
             if workers > 1:
                 raise PuzzleInputError("--workers cannot be combined with --difficulty or "
                                        "--complexity difficulty yet")
             if complexity == DIFFICULTY:
                 host.complexities[DIFFICULTY] = judge.complexity()
-        if complexity is not None and complexity not in host.complexities:
-            known = ", ".join(sorted([*host.complexities, DIFFICULTY]))
-            raise PuzzleInputError(f"unknown complexity function '{complexity}' (known: {known})")
+        check_complexity(host, complexity)
         variants = getattr(options, "variants", 0)
         same = same_fields(engine, ptype, strategy, options, judge, difficulty)
         if resume and (out is None or fmt == "text"):
@@ -374,74 +374,12 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out,
         raise _interrupted(exc, out) from None
 
 
-DIFFICULTY = "difficulty"
-
-
-class _Judge:
-    """A level model with a grader built from the options it was trained with."""
-
-    def __init__(self, model, grader, which: str):
-        import hashlib
-        self.model, self.grader, self.which = model, grader, which
-        self.labels = model.labels
-        # The model's content, not its path, tells a resumed batch it is the same model.
-        try:
-            self.digest = hashlib.sha256(Path(model.source).read_bytes()).hexdigest()[:16]
-        except OSError:  # a model that is no file (inside a zipped package)
-            self.digest = None
-        self._checked = False
-
-    def grade(self, board: Board):
-        g = self.grader.grade(board)
-        if not self._checked:
-            from .grading.levels import grading_signature
-            engine = self.grader.engine
-            self.model.check_compatible(grading_signature(self.grader.options, engine.backend.solver_id,
-                                                          self.grader.ptype.name, self.grader.params),
-                                        list(g.features()))
-            self._checked = True
-        levels = self.model.predict(g)
-        return g, levels[self.which], levels
-
-    def complexity(self):
-        from .types import Complexity
-        return Complexity(DIFFICULTY, lambda ptype, params, board: self.grade(board)[1],
-                          f"the level from {self.model.source} ({self.which})")
-
-    def close(self) -> None:
-        self.grader.close()
-
-
-def _difficulty_judge(host, ptype, params, model, which, config, time_limit) -> _Judge:
-    if which not in ("svm", "thresholds"):
-        raise PuzzleInputError(f"bad --grader '{which}': expected svm or thresholds")
-    probe = _engine(host, ptype, "gecode", config, time_limit)
-    level_model = _level_model(probe, ptype, params, model, True)
-    engine = _engine(host, ptype, level_model.grading["solver"], config, time_limit)
-    return _Judge(level_model, _grader(engine, ptype, params, level_model.grade_options(jobs=2)),
-                  which)
-
-
 def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out, judge,
                     level, attempts) -> None:
     write = _writer(sink)
-    next_seed = seed
     try:
-        for _ in range(done, count):
-            for _ in range(attempts):
-                result = engine.generate(ptype, params, next_seed, options)
-                next_seed += 1
-                g, got, levels = judge.grade(result.puzzle.instance)
-                if got == level:
-                    break
-            else:
-                raise PuzzleInputError(
-                    f"no '{level}' puzzle in {attempts} attempts (seeds {next_seed - attempts}.."
-                    f"{next_seed - 1}); raise --attempts, or change --target-empty or the options")
-            note = {"level": got, "grader": judge.which, "model": judge.model.source,
-                    "model_sha256": judge.digest,
-                    "mean_nodes": round(g.mean_nodes, 4), "mode": g.mode,
-                    "probabilities": levels["probabilities"], "next_seed": next_seed}
+        for result, note in search(engine, ptype, params, options, judge, level, seed,
+                                   count - done, attempts):
             write(_lines_of(engine, ptype, params, result, fmt, count, {"difficulty": note}))
             _warn_timeouts(result.puzzle)
     except KeyboardInterrupt as exc:
@@ -572,38 +510,6 @@ def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, 
     return engine, ptype, raw, options, source
 
 
-def _grader(engine: Engine, ptype: PuzzleType, params, options):
-    """The type's grader (``PuzzleType.grader``) for these params."""
-    maker = engine.host.get("graders", ptype.grader, f" (named by {calls.owner(ptype)})")
-    return maker.grader(engine, ptype, params, options)
-
-
-def _level_model(engine: Engine, ptype: PuzzleType, params, model: Path | None, needed: bool):
-    """The level model to use: ``--model``, else the plugin's, else None (an error when
-    ``needed``)."""
-    from .grading.levels import LevelModel
-    path = model
-    if path is None:
-        path = calls.call(ptype, "grading_model", params=params)
-        if path is None or not path.is_file():
-            if needed:
-                raise PuzzleInputError(f"no trained level model for '{ptype.name}' with these "
-                                       "options: pass --model FILE from 'puzzle-engine train'")
-            return None
-    return LevelModel.load(path)
-
-
-def _checked_model(engine, ptype, params, model, options, grade):
-    """The level model for ``params`` (``--model`` or the plugin's), refused unless it was
-    trained with the same grading options, solver and features as ``grade``; or None."""
-    from .grading.levels import grading_signature
-    level_model = _level_model(engine, ptype, params, model, False)
-    if level_model is not None:
-        signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
-        level_model.check_compatible(signature, list(grade.features()))
-    return level_model
-
-
 @app.command(context_settings=PLUGIN_ARGS)
 def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolverOpt = None,
           config: ConfigOpt = None, time_limit: TimeOpt = None,
@@ -625,10 +531,10 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
                     out_console.print("")  # several puzzles: a blank line between grades
                 key = json.dumps(parsed.params, sort_keys=True)
                 if key not in graders:
-                    graders[key] = _grader(engine, ptype, parsed.params, options)
+                    graders[key] = make_grader(engine, ptype, parsed.params, options)
                 g = graders[key].grade(parsed.instance)
                 if key not in models:
-                    models[key] = _checked_model(engine, ptype, parsed.params, model, options, g)
+                    models[key] = checked_model(engine, ptype, parsed.params, model, options, g)
                     if models[key] is None:
                         err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
                                           "these options; showing the measurements only")
@@ -695,7 +601,7 @@ def train(ctx: typer.Context, puzzle: str,
         signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
         table = FeatureTable(features, signature)
         one_job = GradeOptions(**{**options.__dict__, "jobs": 1})
-        grader = _grader(engine, ptype, params, one_job)
+        grader = make_grader(engine, ptype, params, one_job)
         progress = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(),
                             TimeElapsedColumn(), console=err_console, transient=True)
         try:
