@@ -22,8 +22,8 @@ class _EngineFor:
     """The engines of ``solve`` and ``check``. A puzzle type may prefer a solver by its
     params (another solver above some board size, say), and one input may hold puzzles of
     several sizes, so each puzzle runs on the engine for its own params: one engine per
-    preferred solver. The engine without params reads the input (and fails early on an
-    unknown solver)."""
+    preferred solver. The engine without params is made before the input is read, so
+    that an unknown solver fails early."""
 
     def __init__(self, host: Host, ptype: PuzzleType, solver, config, time_limit):
         self._make = lambda params: _engine(host, ptype, solver, config, time_limit, params)
