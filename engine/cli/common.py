@@ -55,12 +55,14 @@ def _errors():
         raise typer.Exit(processes.exit_code(exc)) from None
 
 
-def _host() -> Host:
-    """The plugins, each broken one named in a warning on stderr."""
+def _host(warn: bool = True) -> Host:
+    """The plugins: every command loads them here. With ``warn``, each broken one is
+    named in a warning on stderr."""
     host = get_host()
-    for failure in host.failures:
-        err_console.print(f"puzzle-engine: warning: plugin '{failure.name}' is broken and was "
-                          f"skipped: {failure.error}", markup=False)
+    if warn:
+        for failure in host.failures:
+            err_console.print(f"puzzle-engine: warning: plugin '{failure.name}' is broken and "
+                              f"was skipped: {failure.error}", markup=False)
     return host
 
 

@@ -10,7 +10,6 @@ from rich.table import Table
 
 from .. import calls
 from ..errors import PuzzleEngineError, PuzzleInputError
-from ..plugins import get_host
 from ..solving import cpsat
 from ..solving.backend import default_check_flags, find_solver, installed_solvers
 from . import app
@@ -22,7 +21,7 @@ from .common import (PLUGIN_ARGS, ConfigOpt, SolverOpt, _errors, _host, _plugin_
 def plugins():
     """List the loaded plugins, their puzzle types and options, and any broken plugin."""
     with _errors():
-        host = get_host()
+        host = _host(warn=False)  # the broken plugins are listed below
         table = Table(title="Plugins")
         for col in ("plugin", "version", "puzzle types", "hooks"):
             table.add_column(col)
