@@ -293,11 +293,11 @@ def test_puzzle_options_may_come_before_the_puzzle(tmp):
 
 def test_a_bug_is_one_line_unless_debugging(monkeypatch):
     """The last guard: an unexpected exception in our code is one line, exit 1."""
-    from puzzle_engine import cli
+    from puzzle_engine.cli import gen
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
-    monkeypatch.setattr(cli, "_host", broken)
+    monkeypatch.setattr(gen, "_host", broken)
     code, out, err = run_main(["gen", "sudoku"])
     assert code == 1 and err.strip() == ("puzzle-engine: internal error: ZeroDivisionError: "
                                          "a bug (a bug; PUZZLE_ENGINE_DEBUG=1 shows where)")

@@ -565,5 +565,6 @@ def test_emptying_retries_are_reproducible_and_counted():
 
 if __name__ == "__main__":  # the puzzle-engine command, with the three plugins loaded
     import puzzle_engine.cli as cli_module
-    cli_module.get_host = lambda: with_shapes(get_host())
+    import puzzle_engine.cli.common as common
+    common.get_host = lambda: with_shapes(get_host())
     cli_module.main(sys.argv[1:])

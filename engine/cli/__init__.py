@@ -1,0 +1,68 @@
+"""The command line: thin typer commands over the engine, one module per group of
+commands (``gen``; ``solve`` and ``check``; ``grade`` and ``train``; ``plugins`` and
+``solvers``), and what they share in ``common``. stdout carries only puzzles and answers;
+progress, warnings and errors go to stderr. A bad input is one line on stderr and exit
+status 2."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from .. import __version__, processes
+from .common import err_console, out_console
+
+app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
+                  pretty_exceptions_enable=False,
+                  help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
+
+# Importing a command module registers its commands, in this order in the help.
+from . import gen, solve, grade, info  # noqa: E402,F401
+
+
+def _version_callback(value: bool):
+    """``--version``: print the version and exit."""
+    if value:
+        out_console.print(f"puzzle-engine {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option("--version", callback=_version_callback,
+                                                is_eager=True, help="Show the version.")] = False):
+    """Generate, solve and check puzzles from MiniZinc models, through plugins."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The ``puzzle-engine`` command. Every error is one line on stderr: ours and the
+    command line parser's (exit 2), and one that is a bug of ours (exit 1, with the
+    traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). SIGTERM and SIGHUP unwind like
+    Ctrl-C; folders left by killed runs are swept."""
+    processes.handle_signals()
+    try:
+        processes.sweep_temp_dirs()
+        code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)
+    except KeyboardInterrupt as exc:
+        err_console.print("puzzle-engine: interrupted", markup=False)
+        sys.exit(processes.exit_code(exc))
+    except Exception as exc:  # noqa: BLE001 - the last guard against a traceback
+        usage = getattr(exc, "format_message", None)  # the parser's (click) errors
+        if usage is not None and isinstance(getattr(exc, "exit_code", None), int):
+            if type(exc).__name__ == "Abort":  # click's name for an interrupt while parsing
+                err_console.print("puzzle-engine: interrupted", markup=False)
+                sys.exit(130)
+            command = getattr(getattr(exc, "ctx", None), "command_path", "puzzle-engine")
+            message = " ".join(usage().split()).rstrip(".")
+            if not message:  # no arguments at all: the parser has shown the help
+                sys.exit(exc.exit_code)
+            err_console.print(f"puzzle-engine: error: {message[0].lower()}{message[1:]} (see "
+                              f"'{command} --help')", markup=False)
+            sys.exit(exc.exit_code)
+        if os.environ.get("PUZZLE_ENGINE_DEBUG"):
+            raise
+        err_console.print(f"puzzle-engine: internal error: {type(exc).__name__}: {exc} (a bug; "
+                          "PUZZLE_ENGINE_DEBUG=1 shows where)", markup=False)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,158 @@
+"""What the commands share: the output consoles, the option types, one-line errors,
+the plugins and the solver settings in effect, the engine on that solver, and the reading
+of a puzzle type's (and its strategy's) options from the words the parser left over."""
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+
+from .. import calls, processes
+from ..config import resolve
+from ..engine import Engine
+from ..errors import PuzzleEngineError, PuzzleInputError
+from ..hookspecs import PuzzleType
+from ..plugins import Host, get_host
+from ..solving.backend import Backend, find_solver
+from ..types import Param
+
+#: stdout carries only puzzles and answers; progress, warnings and errors go to stderr.
+out_console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+FORMATS = ("text", "line", "json")
+#: The commands that read a puzzle type's options leave them to ``_plugin_params``.
+PLUGIN_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+SolverOpt = Annotated[Optional[str], typer.Option("--solver", help="MiniZinc solver id or tag "
+                      "(gecode, chuffed, ...); overrides PUZZLE_ENGINE_SOLVER and the config file.")]
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="TOML config file "
+                      "(default: ./puzzle-engine.toml if present).")]
+TimeOpt = Annotated[Optional[float], typer.Option("--time-limit", help="Seconds per solver call; "
+                    "a call that runs out is reported as unknown.")]
+FormatOpt = Annotated[str, typer.Option("--format", help="text (grid), line (one line, '.' for "
+                      "empty) or json (JSON Lines).")]
+ModelOpt = Annotated[Optional[Path], typer.Option("--model", help="Level model from "
+                     "'puzzle-engine train' (default: the one the plugin ships, if any).")]
+InputArg = Annotated[str, typer.Argument(metavar="INPUT", help="The puzzle: a string, a file, or - for stdin. "
+                     "Several puzzles are read one per line, in the line format or as JSON "
+                     "Lines records from 'gen --format json'.")]
+
+
+@contextlib.contextmanager
+def _errors():
+    """Turn our exceptions into one line on stderr and exit status 2, and an interrupt
+    (Ctrl-C, SIGTERM) into one line and 130 or 143."""
+    try:
+        yield
+    except PuzzleEngineError as exc:
+        err_console.print(f"puzzle-engine: error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt as exc:
+        err_console.print("puzzle-engine: interrupted", markup=False)
+        raise typer.Exit(processes.exit_code(exc)) from None
+
+
+def _host(warn: bool = True) -> Host:
+    """The plugins: every command loads them here. With ``warn``, each broken one is
+    named in a warning on stderr."""
+    host = get_host()
+    if warn:
+        for failure in host.failures:
+            err_console.print(f"puzzle-engine: warning: plugin '{failure.name}' is broken and "
+                              f"was skipped: {failure.error}", markup=False)
+    return host
+
+
+def _plugin_params(ptype: PuzzleType, args: list[str], inputs: int = 0,
+                   more: tuple[Param, ...] = ()) -> tuple[dict[str, Any], list[str]]:
+    """Options a puzzle type declares (``--size 9``, ``--box=2x3``), and ``more`` options
+    (its strategy's), from ``args``; and the ``inputs`` other arguments (puzzles to read),
+    wherever they stand among the options."""
+    params = {p.name.replace("_", "-"): p for p in (*ptype.params, *more)}
+    negatives = {f"no-{k}": p for k, p in params.items() if p.type is bool}
+    negatives.update({p.negative: p for p in params.values() if p.type is bool and p.negative})
+    known = ", ".join(f"--{k}" for k in params) or "none"
+    raw: dict[str, Any] = {}
+    others: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if not token.startswith("--"):
+            if len(others) >= inputs:
+                raise PuzzleInputError(f"unexpected argument '{token}' for puzzle '{ptype.name}'")
+            others.append(token)
+            i += 1
+            continue
+        name, eq, value = token[2:].partition("=")
+        if name in negatives and not eq:
+            raw[negatives[name].name] = False
+            i += 1
+            continue
+        if name not in params:
+            raise PuzzleInputError(f"unknown option --{name} for puzzle '{ptype.name}' "
+                                   f"(its options: {known})")
+        param = params[name]
+        if param.type is bool:
+            raw[param.name] = True if not eq else value.lower() in ("1", "true", "yes")
+            i += 1
+            continue
+        if not eq:
+            if i + 1 >= len(args):
+                raise PuzzleInputError(f"option --{name} needs a value")
+            value = args[i + 1]
+            i += 1
+        i += 1
+        try:
+            raw[param.name] = param.type(value)
+        except (ValueError, OverflowError):
+            raise PuzzleInputError(f"bad --{name} '{value}': expected "
+                                   f"{getattr(param.type, '__name__', 'a value')}") from None
+    if len(others) < inputs:
+        raise PuzzleInputError("missing the puzzle to read (a string, a file, or - for stdin)")
+    return raw, others
+
+
+def _input_and_params(ptype: PuzzleType, source: str, ctx: typer.Context
+                      ) -> tuple[str, dict[str, Any]]:
+    """INPUT and the puzzle options of solve, check and grade. The command line parser
+    takes INPUT to be the first word that is none of ours, which may be a puzzle option
+    (``check TYPE --size 9 PUZZLE``); the words are in order, so read them again."""
+    raw, (source,) = _plugin_params(ptype, [source, *ctx.args], inputs=1)
+    return source, raw
+
+
+def _settings(ptype: PuzzleType | None, solver: str | None, config: Path | None,
+              time_limit: float | None = None, params: dict[str, Any] | None = None):
+    """The solver settings in effect (for ``ptype``, if given); ``params``, when known, let a
+    puzzle type prefer a solver by size."""
+    return resolve(puzzle=ptype.name if ptype else None, plugin=ptype.plugin if ptype else None,
+                   cli_solver=solver, cli_time_limit=time_limit, config_path=config,
+                   type_solver=calls.preferred_solver(ptype, params) if ptype else None)
+
+
+def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
+            time_limit: float | None, params: dict[str, Any] | None = None) -> Engine:
+    """The engine on the solver in effect (``_settings``)."""
+    settings = _settings(ptype, solver, config, time_limit, params)
+    info = find_solver(settings.solver)
+    free = settings.free_search
+    if free is None:
+        free = ptype is not None and calls.wants_free_search(ptype, info.id, info.tags)
+    return Engine(host, Backend(settings.solver, settings.time_limit, free_search=free,
+                                check_flags=settings.check_flags))
+
+
+def _check_format(fmt: str) -> None:
+    """Refuse a ``--format`` that is not one of ``FORMATS``."""
+    if fmt not in FORMATS:
+        raise PuzzleInputError(f"bad --format '{fmt}': expected one of {', '.join(FORMATS)}")
+
+
+def _render(ptype: PuzzleType, params, instance, fmt: str, solution: bool = False) -> str:
+    """A puzzle (or with ``solution``, a solution) in the type's text format ``fmt``."""
+    if solution:
+        return calls.text(ptype, "format_solution", params=params, solution=instance, fmt=fmt)
+    return calls.text(ptype, "format", params=params, instance=instance, fmt=fmt)

@@ -1,0 +1,179 @@
+"""``puzzle-engine grade`` and ``train``: grade puzzles by the type's grader and show
+their levels, and fit a level model from labelled puzzles. The level models and graders
+are found by ``difficulty``; the grading modules load only when a command needs them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .. import files, processes
+from ..difficulty import checked_model, make_grader
+from ..errors import PuzzleInputError
+from ..inputs import load_puzzles, parse
+from . import app
+from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, ModelOpt, TimeOpt, _engine, _errors,
+                     _host, _input_and_params, _plugin_params, err_console, out_console)
+
+RunsOpt = Annotated[int, typer.Option("--runs", help="R: solves per pass, each branching in "
+                    "its own random order.")]
+CutoffOpt = Annotated[float, typer.Option("--cutoff", help="Below this mean of the "
+                      "strengthened pass, grade on the plain model.")]
+GradeSeedOpt = Annotated[int, typer.Option("--grade-seed", help="Seed of the random search "
+                         "orders.")]
+StrengthenOpt = Annotated[bool, typer.Option("--strengthen/--no-strengthen", help="Run the "
+                          "strengthened pass (SAC probing + implied constraints) first.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", help="Solver processes at once.")]
+GradeSolverOpt = Annotated[Optional[str], typer.Option("--solver", help="Solver to grade with "
+                           "(default gecode: node counts of solvers that learn, like Chuffed, "
+                           "measure something else).")]
+
+
+def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, strengthen, jobs,
+             source=None):
+    """The grading engine, puzzle type, puzzle options and grading options (and INPUT,
+    with ``source``: see ``_input_and_params``)."""
+    from ..grading import GradeOptions
+    host = _host()
+    ptype = host.get_type(puzzle)
+    if source is None:
+        raw = _plugin_params(ptype, ctx.args)[0]
+    else:
+        source, raw = _input_and_params(ptype, source, ctx)
+    engine = _engine(host, ptype, solver or "gecode", config, time_limit)
+    options = GradeOptions(runs=runs, cutoff=cutoff, seed=grade_seed, strengthen=strengthen,
+                           jobs=jobs)
+    options.check()
+    return engine, ptype, raw, options, source
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolverOpt = None,
+          config: ConfigOpt = None, time_limit: TimeOpt = None,
+          fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+          model: ModelOpt = None, runs: RunsOpt = 50, cutoff: CutoffOpt = 500.0,
+          grade_seed: GradeSeedOpt = 0, strengthen: StrengthenOpt = True, jobs: JobsOpt = 2):
+    """Grade puzzles: mean search nodes over random orders, and the level from each grader."""
+    with _errors():
+        if fmt not in ("text", "json"):
+            raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
+        engine, ptype, raw, options, source = _grading(ctx, puzzle, solver, config, time_limit,
+                                                       runs, cutoff, grade_seed, strengthen, jobs,
+                                                       source)
+        graders: dict[str, Any] = {}     # per puzzle parameters (JSON input may mix them)
+        models: dict[str, Any] = {}         # the level model checked for those parameters
+        try:
+            for number, parsed in enumerate(load_puzzles(ptype, raw, source)):
+                if number and fmt == "text":
+                    out_console.print("")  # several puzzles: a blank line between grades
+                key = json.dumps(parsed.params, sort_keys=True)
+                if key not in graders:
+                    graders[key] = make_grader(engine, ptype, parsed.params, options)
+                g = graders[key].grade(parsed.instance)
+                if key not in models:
+                    models[key] = checked_model(engine, ptype, parsed.params, model, options, g)
+                    if models[key] is None:
+                        err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
+                                          "these options; showing the measurements only")
+                _print_grade(g, models[key].predict(g) if models[key] else None, fmt)
+        finally:
+            for g in graders.values():
+                g.close()
+
+
+def _print_grade(g, levels, fmt: str) -> None:
+    if fmt == "json":
+        record = g.to_json()
+        record.pop("puzzle")
+        record["levels_by"] = levels
+        out_console.print(json.dumps(record), markup=False)
+        return
+    f = g.figure
+    lines = [f"mean nodes {f.mean_nodes:.1f} (sd {f.sd_nodes:.1f}, se {f.se_nodes:.2f}, "
+             f"R = {f.runs}), mode {g.mode}"]
+    if g.strengthened is not None and g.mode != "strengthened":
+        lines.append(f"  strengthened pass: {g.strengthened.mean_nodes:.1f} nodes, below the "
+                     f"cut-off {g.options.cutoff:g}")
+    if g.levels:
+        lines.append("solved by propagation alone at: " + ", ".join(
+            f"{name} {'yes' if lv.root else 'no'}" for name, lv in g.levels.items()))
+    if levels:
+        lines.append(f"level (thresholds on ln nodes): {levels['thresholds']}")
+        probs = ", ".join(f"{k} {v:.2f}" for k, v in levels["probabilities"].items())
+        lines.append(f"level (SVM): {levels['svm']}  ({probs})")
+    out_console.print("\n".join(lines), markup=False)
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def train(ctx: typer.Context, puzzle: str,
+          data: Annotated[Path, typer.Option("--data", help="CSV with columns "
+                          "puzzle,label[,rating] (source_rating is read as the rating).")],
+          out: Annotated[Optional[Path], typer.Option("--out", help="Level model to write "
+                         "(default: PUZZLE-levels.skops).")] = None,
+          features: Annotated[Optional[Path], typer.Option("--features", help="Feature table, "
+                              "written as puzzles are graded; an interrupted run resumes from "
+                              "it (default: OUT with .features.csv).")] = None,
+          solver: GradeSolverOpt = None, config: ConfigOpt = None, time_limit: TimeOpt = None,
+          runs: RunsOpt = 50, cutoff: CutoffOpt = 500.0, grade_seed: GradeSeedOpt = 0,
+          strengthen: StrengthenOpt = True, jobs: JobsOpt = 2,
+          per_label: Annotated[Optional[int], typer.Option("--per-label", help="Use only the "
+                               "first N puzzles of each label.")] = None):
+    """Fit difficulty levels from labelled puzzles: thresholds on ln(mean nodes) and an SVM."""
+    from ..grading import GradeOptions
+    from ..grading.levels import (FeatureTable, LevelModel, first_per_label, grading_signature,
+                                  measure, read_labelled)
+    with _errors():
+        engine, ptype, raw, options, _ = _grading(ctx, puzzle, solver, config, time_limit, runs,
+                                                  cutoff, grade_seed, strengthen, jobs)
+        if per_label is not None and per_label < 1:
+            raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
+        out = out or Path(f"{ptype.name}-levels.skops")
+        features = features or out.with_suffix(".features.csv")
+        files.check_writable(out, "--out")
+        files.check_writable(features, "--features")
+        examples = read_labelled(data, lambda text: parse(ptype, raw, text).board)
+        if per_label is not None:
+            examples = first_per_label(examples, per_label)
+        params = parse(ptype, raw, examples[0].text).params
+        signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
+        table = FeatureTable(features, signature)
+        one_job = GradeOptions(**{**options.__dict__, "jobs": 1})
+        grader = make_grader(engine, ptype, params, one_job)
+        progress = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=err_console, transient=True)
+        try:
+            with progress:
+                task = progress.add_task("grading", total=len(examples),
+                                         completed=sum(e.text in table.rows for e in examples))
+                measure(examples, table, lambda e: grader.grade(e.board, f"{data}, line {e.line}"),
+                        jobs=jobs, progress=lambda: progress.advance(task))
+        except KeyboardInterrupt as exc:
+            err_console.print(f"puzzle-engine: interrupted; the graded puzzles are in {features}, "
+                              "rerun the same command to go on")
+            raise typer.Exit(processes.exit_code(exc)) from None
+        finally:
+            grader.close()
+        level_model = LevelModel.fit(table, examples, {"file": data.name, "per_label": per_label})
+        level_model.save(out)
+        _print_training(level_model, out, features)
+
+
+def _print_training(m, out: Path, features: Path) -> None:
+    out_console.print(f"wrote {out} ({m.trained_on['rows']} puzzles, labels "
+                      f"{', '.join(m.labels)}; features in {features})", markup=False)
+    med = ", ".join(f"{label} {v:.2f}" for label, v in zip(m.thresholds["labels"], m.thresholds["medians"]))
+    out_console.print(f"median ln(mean nodes) per label: {med}", markup=False)
+    ev = m.evaluation
+    if not ev:
+        out_console.print("(too few puzzles per label for 5-fold cross-validation)", markup=False)
+        return
+    for name in ("svm", "thresholds"):
+        out_console.print(f"{name}: {ev['folds']}-fold accuracy {ev[name]['accuracy']:.3f}; "
+                          "confusion (rows true, columns predicted, order "
+                          f"{', '.join(ev['labels'])}): {ev[name]['confusion']}", markup=False)
+    if "spearman" in ev:
+        out_console.print("Spearman rho against the rating: " + ", ".join(
+            f"{k} {v:.3f}" for k, v in ev["spearman"].items()), markup=False)

@@ -1,0 +1,81 @@
+"""``puzzle-engine plugins`` and ``solvers``: what is loaded and installed, and the
+solver settings in effect."""
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from .. import calls
+from ..errors import PuzzleEngineError, PuzzleInputError
+from ..solving import cpsat
+from ..solving.backend import default_check_flags, find_solver, installed_solvers
+from . import app
+from .common import (PLUGIN_ARGS, ConfigOpt, SolverOpt, _errors, _host, _plugin_params,
+                     _settings, out_console)
+
+
+@app.command()
+def plugins():
+    """List the loaded plugins, their puzzle types and options, and any broken plugin."""
+    with _errors():
+        host = _host(warn=False)  # the broken plugins are listed below
+        table = Table(title="Plugins")
+        for col in ("plugin", "version", "puzzle types", "hooks"):
+            table.add_column(col)
+        for info in host.plugin_infos():
+            table.add_row(info.name, info.version, ", ".join(info.types), ", ".join(info.hooks))
+        out_console.print(table)
+        types = Table(title="Puzzle types")
+        for col in ("type", "plugin", "strategy", "options", "description"):
+            types.add_column(col)
+        for t in sorted(host.types.values(), key=lambda t: t.name):
+            opts = ", ".join(f"--{p.name.replace('_', '-')}"
+                             + (f" (default {p.default})"
+                                if p.default is not None and p.type is not bool else "")
+                             for p in t.params)
+            types.add_row(t.name, t.plugin, t.strategy, opts, t.description)
+        out_console.print(types)
+        for f in host.failures:
+            out_console.print(f"broken plugin '{f.name}' (skipped): {f.error}", markup=False)
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = None,
+            puzzle: Annotated[Optional[str], typer.Option("--puzzle", help="Show the solver in "
+                              "effect for this puzzle type (per-plugin config); its options "
+                              "(like --size 25) may follow.")] = None):
+    """List the solvers MiniZinc reports; * marks the one in effect."""
+    with _errors():
+        ptype = _host().get_type(puzzle) if puzzle else None
+        if ctx.args and ptype is None:
+            raise PuzzleInputError(f"unexpected {ctx.args[0]!r}: puzzle options need --puzzle")
+        params = calls.canonical_params(ptype, _plugin_params(ptype, ctx.args)[0]) \
+            if ptype and ctx.args else None
+        settings = _settings(ptype, solver, config, params=params)
+        info = None
+        with contextlib.suppress(PuzzleEngineError):
+            info = find_solver(settings.solver)
+        current = info.id if info else None
+        table = Table(title="MiniZinc solvers")
+        for col in ("", "id", "name", "version", "tags"):
+            table.add_column(col, no_wrap=col != "tags")
+        for s in installed_solvers():
+            table.add_row("*" if s.id == current else "", s.id, s.name, s.version, ", ".join(s.tags))
+        out_console.print(table)
+        where = cpsat.register()
+        if where is not None:
+            out_console.print(f"CP-SAT's MiniZinc configuration: {where} (add it to MZN_SOLVER_PATH "
+                              "to run CP-SAT from minizinc itself)", markup=False)
+        if current:
+            flags = settings.check_flags
+            if flags is None:
+                flags = default_check_flags(info)
+            out_console.print(f"uniqueness checks run with: {' '.join(flags) or '(no extra flags)'} "
+                              f"(from {settings.check_flags_from})", markup=False)
+        state = "" if current else " - NOT INSTALLED"
+        out_console.print(f"in effect: {settings.solver} (from {settings.solver_from}){state}; "
+                          f"time limit {settings.time_limit:g} s per call "
+                          f"(from {settings.time_limit_from})", markup=False)

@@ -1,0 +1,111 @@
+"""Going on with a batch (``gen --out FILE --resume``): what the puzzles already in the
+file must share with this run, and where this run goes on from.
+
+``batch_file`` reads the file back and checks each line against what it is given; this
+module says what that is (the ``same`` fields), and from the lines it read works out how
+many puzzles are done and the seed to go on with. A batch is a run of seeds, each making a
+puzzle and its variants; with ``--difficulty`` seeds that miss the level are skipped, so
+each record notes the next seed to try.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import __version__, batch_file, calls
+from .errors import PuzzleInputError
+from .hookspecs import PuzzleType
+from .inputs import parse
+
+
+def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
+                level: str | None = None) -> dict[str, Any]:
+    """What decides the puzzles besides the seed, which a resumed batch must share: the
+    solver and the versions, the strategy's recorded options, and with a ``level`` the
+    level, the grader and the level model (by content) of ``judge``. Dotted names, as
+    ``batch_file.read_existing`` takes them."""
+    same = {"solver": engine.backend.solver_id, "solver_version": engine.backend.info.version,
+            "plugin_version": ptype.plugin_version, "engine_version": __version__,
+            **{f"options.{k}": v for k, v in strategy.record_options(options).items()
+               if k != "batch"}}
+    if level is not None:
+        same.update({"difficulty.level": level, "difficulty.grader": judge.which,
+                     "difficulty.model_sha256": judge.digest})
+    return same
+
+
+def existing_batch(ptype: PuzzleType, params: dict[str, Any], out: Path | None, fmt: str,
+                   resume: bool, same: dict[str, Any]) -> batch_file.Existing | None:
+    """What ``out`` holds (checked to be this batch's records, with ``resume``), or None
+    when there is nothing to go on from. Without ``resume`` a file that holds anything is
+    refused."""
+    if out is None:
+        return None
+    if not resume:
+        if out.stat().st_size > 0:
+            raise PuzzleInputError(f"{out} already exists and is not empty: pass --resume to go "
+                                   "on with the batch it holds, or choose another file")
+        return None
+
+    def check_line(line: str) -> None:
+        """A line is ours when it reads as a puzzle of these options and is written back
+        the same (a hand-made line that merely parses is not)."""
+        parsed = parse(ptype, params, line)
+        if parsed.params != params:
+            raise PuzzleInputError(f"a puzzle with options {parsed.params}, not {params}")
+        if calls.text(ptype, "format", params=params, instance=parsed.instance,
+                      fmt="line") != line:
+            raise PuzzleInputError("not written as 'gen --format line' writes")
+    return batch_file.read_existing(out, fmt, ptype.name, params, check_line, same)
+
+
+def done_and_seed(out: Path | None, fmt: str, existing: batch_file.Existing | None,
+                  seed: int | None, variants: int) -> tuple[int, int | None]:
+    """How many puzzles ``out`` already holds, and the batch seed they were made with
+    (``seed``, the one asked for, when there are none; it may be None)."""
+    if existing is None or not existing.lines:
+        return 0, seed
+    group = 1 + variants
+    if fmt == "line":
+        if seed is None:
+            raise PuzzleInputError(f"{out} holds puzzles in the line format, which does not "
+                                   "record their seed: pass the batch's --seed to resume it")
+        if len(existing.lines) % group:
+            raise PuzzleInputError(f"{out} holds {len(existing.lines)} lines, not whole groups "
+                                   f"of a puzzle and its {variants} variants: was it made with "
+                                   "another --variants?")
+        return len(existing.lines) // group, seed
+    records = existing.records
+    first_seed = records[0]["seed"]
+    for number, record in enumerate(records, 1):
+        k, v = divmod(number - 1, group)
+        expected = (first_seed + k, v or None)
+        if (record["seed"], record["variant"]) != expected:
+            raise PuzzleInputError(
+                f"{out}, line {number}: seed {record['seed']} variant {record['variant']}, "
+                f"expected seed {expected[0]} variant {expected[1]}: not one batch of "
+                f"--variants {variants}; --resume leaves the file untouched")
+    if len(records) % group:
+        raise PuzzleInputError(f"{out} ends inside a group of a puzzle and its {variants} "
+                               "variants: was it made with another --variants?")
+    if seed is not None and first_seed != seed:
+        raise PuzzleInputError(f"{out} was started with --seed {first_seed}, not {seed}")
+    return len(records) // group, first_seed
+
+
+def done_and_next_seed(out: Path | None, existing: batch_file.Existing | None,
+                       seed: int | None) -> tuple[int, int | None]:
+    """With ``--difficulty``: how many puzzles ``out`` already holds, and the next seed to
+    try, which the last record notes (JSON only: seeds that miss the level are skipped, so
+    the records' seeds do not follow each other)."""
+    if existing is None:
+        return 0, seed
+    records = [r for r in existing.records if r["variant"] is None]
+    if not records:
+        return 0, seed
+    note = records[-1].get("difficulty")
+    next_seed = note.get("next_seed") if isinstance(note, dict) else None
+    if not isinstance(next_seed, int):
+        raise PuzzleInputError(f"{out}, line {len(existing.records)}: no difficulty.next_seed: "
+                               "not a batch of gen --difficulty; --resume leaves it untouched")
+    return len(records), next_seed
