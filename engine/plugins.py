@@ -14,7 +14,7 @@ the built-in plugins register first, so they are never displaced.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
 import pluggy

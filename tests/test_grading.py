@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import puzzle_engine
-from puzzle_engine import PuzzleType, hookimpl
+from puzzle_engine import hookimpl
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.errors import PuzzleInputError, SolverError
 from puzzle_engine.engine import Engine

@@ -22,7 +22,6 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

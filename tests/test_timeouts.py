@@ -4,7 +4,7 @@ import pytest
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
-from test_cli import PUZZLE, run
+from test_cli import run
 
 # A 25x25 board with 3 givens: hopeless to prove unique in a millisecond.
 SPARSE = "1" + "." * 311 + "2" + "." * 311 + "3"

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from .. import batch_file, calls, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge, search
-from ..engine import Engine, strategy_of
+from ..engine import strategy_of
 from ..errors import PuzzleInputError
 from ..resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
 from . import app
@@ -75,8 +75,7 @@ def gen(
                 raise PuzzleInputError(f"bad {name} {value}: must be at most {most}{why}")
         host = _host()
         ptype = host.get_type(puzzle)
-        probe = Engine(host, None)
-        strategy = probe.strategy(ptype)
+        strategy = strategy_of(host, ptype)
         raw, _ = _plugin_params(ptype, ctx.args, more=strategy.options)
         strategy_names = {p.name for p in strategy.options}
         params = calls.canonical_params(ptype, {k: v for k, v in raw.items()

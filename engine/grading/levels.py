@@ -332,7 +332,6 @@ class LevelModel:
             raise PuzzleInputError(f"training needs at least 2 puzzles of each label; "
                                    f"{', '.join(few)} {'has' if len(few) == 1 else 'have'} one")
         thresholds = fit_thresholds(ln, y)
-        import numpy as np
         pipeline, chosen = fit_svm(X, y)
         evaluation = None
         if evaluate and smallest >= 5:

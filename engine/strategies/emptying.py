@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import calls, processes
-from ..errors import PluginError, PuzzleInputError
+from ..errors import PluginError
 from ..hookspecs import Emptying as EmptyingHooks
 from ..types import Board, Param
 from .base import GenResult, Puzzle, Strategy, check_range
