@@ -41,8 +41,17 @@ REGISTRIES = {
 
 @dataclass
 class PluginFailure:
+    """A problem with a plugin: the whole plugin was left out (``skipped``), or one thing
+    it registered was refused and the rest of it loaded."""
+
     name: str
     error: str
+    skipped: bool = True
+
+    def line(self) -> str:
+        if self.skipped:
+            return f"plugin '{self.name}' is broken and was skipped: {self.error}"
+        return f"plugin '{self.name}': {self.error} (the rest of the plugin is loaded)"
 
 
 @dataclass
@@ -52,6 +61,8 @@ class PluginInfo:
     module: str
     hooks: list[str]
     types: list[str] = field(default_factory=list)
+    #: What else it registered: registry name -> names (strategies, criteria...).
+    registers: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Host:
@@ -64,6 +75,7 @@ class Host:
         #: Plugins of this package's own distribution: their names are never displaced.
         self.builtin: set[str] = set()
         self._registries: dict[str, dict] = {}
+        self._owners: dict[str, dict[str, str]] = {}  # registry -> name -> plugin
 
     @property
     def hook(self):
@@ -118,16 +130,18 @@ class Host:
             for item in collected:
                 problem = self._problem(registry, item, needs, what)
                 if problem:
-                    self._note(plugin, f"{hookname}: {problem}; ignored")
+                    self._note(plugin, f"{hookname}: {problem}; ignored", skipped=False)
                     continue
                 key = item.name
                 if key in found:
                     self._note(plugin, f"{what} '{key}' is already registered by plugin "
-                                       f"'{owner[key]}'; plugin '{plugin}' cannot register it too")
+                                       f"'{owner[key]}'; plugin '{plugin}' cannot register it too",
+                               skipped=False)
                     continue
                 if registry == "types":
                     item.plugin, item.plugin_version = plugin, self.versions.get(plugin, "")
                 found[key], owner[key] = item, plugin
+        self._owners[registry] = owner
         return found
 
     @staticmethod
@@ -146,9 +160,9 @@ class Host:
             return f"bad {what} name {item.name!r}"
         return None
 
-    def _note(self, name: str, error: str) -> None:
+    def _note(self, name: str, error: str, skipped: bool = True) -> None:
         """Record a failure once, however often the registries are collected."""
-        failure = PluginFailure(name, error)
+        failure = PluginFailure(name, error, skipped)
         if failure not in self.failures:
             self.failures.append(failure)
 
@@ -193,14 +207,17 @@ class Host:
 
     def plugin_infos(self) -> list[PluginInfo]:
         infos = []
-        by_plugin: dict[str, list[str]] = {}
-        for t in self.types.values():
-            by_plugin.setdefault(t.plugin, []).append(t.name)
+        registers: dict[str, dict[str, list[str]]] = {}
+        for registry in REGISTRIES:
+            self.registry(registry)
+            for item, plugin in self._owners.get(registry, {}).items():
+                registers.setdefault(plugin, {}).setdefault(registry, []).append(item)
         for name, plugin in self.pm.list_name_plugin():
             hooks = sorted(c.name for c in self.pm.get_hookcallers(plugin) or [])
+            mine = {k: sorted(v) for k, v in registers.get(name, {}).items()}
             infos.append(PluginInfo(name=name, version=self.versions.get(name, ""),
                                     module=getattr(plugin, "__name__", type(plugin).__name__),
-                                    hooks=hooks, types=sorted(by_plugin.get(name, []))))
+                                    hooks=hooks, types=mine.pop("types", []), registers=mine))
         return infos
 
 

@@ -109,7 +109,8 @@ def type_rows(stdout):
 
 
 def broken_lines(stdout):
-    return [ln for ln in stdout.splitlines() if ln.startswith("broken plugin '")]
+    return [ln for ln in stdout.splitlines()
+            if ln.startswith(("broken plugin '", "refused from plugin '"))]
 
 
 def is_latin(rows, n):
@@ -142,7 +143,9 @@ def test_plugins_lists_the_installed_plugin_and_its_version(site):
     assert plugin is not None, result.stdout
     assert plugin[1] == LATIN["version"]  # the distribution's version, from its metadata
     assert plugin[2] == "latin"
-    assert plugin[3] == "register_puzzle_types"  # contract 2: one hook, no puzzle_* hooks
+    assert plugin[3] == ""  # a puzzle type, and nothing else (no strategy, criterion...)
+    engine_row = table_row(result.stdout, "puzzle_engine.defaults")
+    assert engine_row[3].startswith("strategies: emptying, growing, own; criteria: ")
     latin = type_rows(result.stdout)["latin"]
     assert latin[:4] == ["latin", "latin", "emptying", "--size (default 4)"], latin
     assert type_rows(result.stdout)["sudoku"][1] == "sudoku"
@@ -214,7 +217,9 @@ def test_one_broken_plugin_never_breaks_the_host(site, clean_sudoku, name):
     listed = cli(site, "plugins", plugins=f"sudoku,{name}")
     assert listed.returncode == 0, listed.stderr
     lines = broken_lines(listed.stdout)
-    assert len(lines) == 1 and lines[0].startswith(f"broken plugin '{name}' (skipped): "), lines
+    prefix = (f"refused from plugin '{name}': " if name in REFUSED
+              else f"broken plugin '{name}' (skipped): ")
+    assert len(lines) == 1 and lines[0].startswith(prefix), lines
     assert says in lines[0]
     if name in REFUSED:
         row = table_row(listed.stdout, name)  # loaded, with no puzzle type of its own
@@ -229,7 +234,10 @@ def test_one_broken_plugin_never_breaks_the_host(site, clean_sudoku, name):
     assert gen.stdout == clean_sudoku  # the same puzzle as without the broken plugin
     warnings = gen.stderr.strip().splitlines()
     assert len(warnings) == 1, warnings
-    assert warnings[0].startswith(f"puzzle-engine: warning: plugin '{name}' is broken and was skipped: ")
+    if name in REFUSED:  # the plugin loads; only its type is refused
+        assert warnings[0] == f"puzzle-engine: warning: plugin '{name}': {says} (the rest of the plugin is loaded)"
+    else:
+        assert warnings[0].startswith(f"puzzle-engine: warning: plugin '{name}' is broken and was skipped: ")
     assert says in warnings[0]
 
 
@@ -250,8 +258,9 @@ def test_all_broken_plugins_at_once_never_break_the_host(site, clean_sudoku):
     assert listed.returncode == 0, listed.stderr
     lines = broken_lines(listed.stdout)
     for name, says in every.items():
-        assert any(ln.startswith(f"broken plugin '{name}' (skipped): ") and says in ln
-                   for ln in lines), name
+        prefix = (f"refused from plugin '{name}': " if name in REFUSED
+                  else f"broken plugin '{name}' (skipped): ")
+        assert any(ln.startswith(prefix) and says in ln for ln in lines), name
     assert len(lines) == len(every), "\n".join(lines)  # each one once
     assert table_row(listed.stdout, "latin")[1] == LATIN["version"]  # the good ones still load
     assert table_row(listed.stdout, "sudoku") is not None

@@ -61,8 +61,7 @@ def _host(warn: bool = True) -> Host:
     host = get_host()
     if warn:
         for failure in host.failures:
-            err_console.print(f"puzzle-engine: warning: plugin '{failure.name}' is broken and "
-                              f"was skipped: {failure.error}", markup=False)
+            err_console.print(f"puzzle-engine: warning: {failure.line()}", markup=False)
     return host
 
 

@@ -150,6 +150,8 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
                 flag += f" / --{p.negative}"
             table.add_row(flag, f"{p.help}{default}")
         out_console.print(table)
+    out_console.print(f"Puzzles of '{ptype.name}' are judged by the criterion '{ptype.criterion}' "
+                      f"and graded by '{ptype.grader}'.", markup=False)
 
 
 def _writer(sink):

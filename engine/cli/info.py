@@ -23,10 +23,12 @@ def plugins():
     with _errors():
         host = _host(warn=False)  # the broken plugins are listed below
         table = Table(title="Plugins")
-        for col in ("plugin", "version", "puzzle types", "hooks"):
+        for col in ("plugin", "version", "puzzle types", "also registers"):
             table.add_column(col)
         for info in host.plugin_infos():
-            table.add_row(info.name, info.version, ", ".join(info.types), ", ".join(info.hooks))
+            also = "; ".join(f"{registry}: {', '.join(names)}"
+                             for registry, names in info.registers.items())
+            table.add_row(info.name, info.version, ", ".join(info.types), also)
         out_console.print(table)
         types = Table(title="Puzzle types")
         for col in ("type", "plugin", "strategy", "options", "description"):
@@ -39,7 +41,9 @@ def plugins():
             types.add_row(t.name, t.plugin, t.strategy, opts, t.description)
         out_console.print(types)
         for f in host.failures:
-            out_console.print(f"broken plugin '{f.name}' (skipped): {f.error}", markup=False)
+            line = (f"broken plugin '{f.name}' (skipped): {f.error}" if f.skipped
+                    else f"refused from plugin '{f.name}': {f.error}")
+            out_console.print(line, markup=False)
 
 
 @app.command(context_settings=PLUGIN_ARGS)
