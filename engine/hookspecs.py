@@ -89,8 +89,11 @@ def register_criteria(register: Register) -> None:
 @hookspec
 def register_graders(register: Register) -> None:
     """Call ``register(g)`` for each difficulty grader, an object with ``name`` and
-    ``grader(engine, ptype, params, options)``, which returns an object whose
-    ``grade(instance, label)`` measures one puzzle (see ``puzzle_engine.grading``)."""
+    ``grader(engine, ptype, params, options)``. That returns an object with
+    ``grade(instance, label)`` and ``close()``; ``grade`` measures one puzzle and returns
+    a result with ``to_json()`` (a dict, for ``grade --format json``) and optionally
+    ``summary()`` (one or more lines of text). The built-in ``multiple`` returns a
+    ``puzzle_engine.grading.Grade``, which level models learn from."""
 
 
 @hookspec

@@ -15,6 +15,7 @@ import ast
 import re
 import types
 from dataclasses import dataclass
+import json
 from pathlib import Path
 
 import pytest
@@ -541,3 +542,67 @@ def test_a_second_plugin_of_the_same_name_is_one_line():
         assert host.versions["twice"] == "1" and host.get_type(TYPE).plugin_version == "1"
     finally:
         host.unregister("twice")
+
+
+class CountingGrader:
+    """A grader that is not the multiple method: the number of empty squares, with no
+    solver at all. Registered by a plugin; the core is not touched."""
+
+    name = "empties"
+    description = "the number of empty squares"
+
+    def grader(self, engine, ptype, params, options):
+        return self
+
+    def grade(self, instance, label=""):
+        empties = sum(1 for v in instance if not v)
+        return type("Measured", (), {
+            "to_json": lambda self: {"empties": empties},
+            "summary": lambda self: f"{empties} empty squares"})()
+
+    def close(self):
+        pass
+
+
+class GradedByCount(ToyLatinType):
+    name = "counted_latin"
+    grader = "empties"
+
+    def parse(self, params, text):
+        params = self.check_params(params)
+        return puzzle_engine.Parsed(params, tuple(0 if c == "." else int(c) for c in text))
+
+    def format(self, params, instance, fmt):
+        return "".join(str(v) if v else "." for v in instance)
+
+
+class CountingPlugin:
+    PUZZLE_ENGINE_CONTRACT = 2
+
+    @hookimpl
+    def register_graders(self, register):
+        register(CountingGrader())
+
+    @hookimpl
+    def register_puzzle_types(self, register):
+        register(GradedByCount())
+
+
+def test_a_plugin_adds_a_grader_without_touching_the_core(monkeypatch):
+    """A type names a grader that its plugin registers; ``grade`` uses it, in text (its
+    summary) and JSON (its to_json), with no level model."""
+    from puzzle_engine.cli import common
+    from test_hostile_input import run_main
+
+    def host_with_counting():
+        host = get_host()
+        host.register(CountingPlugin(), name="counting", version="0.0.test")
+        return host
+    monkeypatch.setattr(common, "get_host", host_with_counting)
+    code, out, err = run_main(["grade", "counted_latin", "1234 3412 2143 4321".replace(" ", ""),
+                               "--size", "4"])
+    assert (code, out.strip()) == (0, "0 empty squares"), err
+    code, out, err = run_main(["grade", "counted_latin", "12.4.1..3.......", "--size", "4",
+                               "--format", "json"])
+    assert code == 0, err
+    assert json.loads(out) == {"empties": 11, "levels_by": None}

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .. import files, processes
 from ..difficulty import checked_model, make_grader
 from ..errors import PuzzleInputError
+from ..grading.multiple import Grade
 from ..inputs import load_puzzles, parse
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, ModelOpt, TimeOpt, _engine, _errors,
@@ -73,8 +74,9 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
                 if key not in graders:
                     graders[key] = make_grader(engine, ptype, parsed.params, options)
                 g = graders[key].grade(parsed.instance)
-                if key not in models:
-                    models[key] = checked_model(engine, ptype, parsed.params, model, options, g)
+                if key not in models:  # level models learn from the multiple method
+                    models[key] = checked_model(engine, ptype, parsed.params, model, options, g) \
+                        if isinstance(g, Grade) else None
                     if models[key] is None:
                         err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
                                           "these options; showing the measurements only")
@@ -85,11 +87,17 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
 
 
 def _print_grade(g, levels, fmt: str) -> None:
+    """One puzzle's grade: the multiple method's in full; another grader's as its
+    ``summary()`` (text), or its ``to_json()``."""
     if fmt == "json":
         record = g.to_json()
-        record.pop("puzzle")
+        record.pop("puzzle", None)
         record["levels_by"] = levels
         out_console.print(json.dumps(record), markup=False)
+        return
+    if not isinstance(g, Grade):
+        summary = getattr(g, "summary", None)
+        out_console.print(summary() if summary else json.dumps(g.to_json()), markup=False)
         return
     f = g.figure
     lines = [f"mean nodes {f.mean_nodes:.1f} (sd {f.sd_nodes:.1f}, se {f.se_nodes:.2f}, "
