@@ -37,6 +37,11 @@ flat tuple of integers with 0 for an empty square.
 Every method's result is checked before it is used; a wrong one, or an exception, is
 reported as one line naming the plugin, the type and the method.
 
+The contract grows by methods with defaults: a later version adds, say, a canonical form
+for deduplication, a drawing for printed sheets, or the constraint groups that explain a
+deduction, as new ``PuzzleType`` methods whose default means "not offered". No strategy,
+criterion or other method changes, and a type that does not implement them keeps working.
+
 ``docs/plugin-authoring.md`` walks through a complete plugin for each strategy.
 """
 from __future__ import annotations
