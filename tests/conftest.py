@@ -1,6 +1,8 @@
 import atexit
 import os
+import re
 import shutil
+import subprocess
 import tempfile
 
 import pytest
@@ -54,3 +56,63 @@ def check_unique_and_minimal(engines, ptype, params, puzzle, solver):
                 assert definite and found == 1, f"given at {i} is not needed"
     finally:
         checker.close()
+
+
+# -- the fast tier ------------------------------------------------------------------------------
+# A test marked ``fast`` runs without a solver: ``scripts/test.sh --fast`` runs only these,
+# on a machine where MiniZinc may not even be installed. While one runs, everything that
+# would start a solver is refused and recorded, and a recorded attempt fails the test (even
+# when the engine turned the refusal into an error message of its own).
+STARTED = pytest.StashKey[list]()
+#: Programs that are solvers, or start one: MiniZinc, a FlatZinc executable (fzn-gecode,
+#: fzn-chuffed, the CP-SAT wrapper), the engine's guarded MiniZinc script, the CP-SAT module.
+SOLVER_PROGRAM = re.compile(r"(^|[/\s])(minizinc|fzn-[\w.-]+|guarded-[\w.-]+)(\s|$)|"
+                            r"puzzle_engine\.solving\.cpsat")
+
+
+def _forbid_solvers(mp: pytest.MonkeyPatch) -> list[str]:
+    from puzzle_engine import cli
+    from puzzle_engine.solving import backend, cpsat
+    started: list[str] = []
+
+    def refuse(what: str):
+        started.append(what)
+        raise SolverStarted(f"a fast test started a solver: {what}")
+
+    popen_init = subprocess.Popen.__init__
+
+    def guarded_popen(self, args, *rest, **kwargs):
+        words = [args] if isinstance(args, (str, bytes, os.PathLike)) else list(args)
+        line = " ".join(os.fsdecode(w) for w in words)
+        if SOLVER_PROGRAM.search(line):
+            refuse(f"the process {line[:200]!r}")
+        popen_init(self, args, *rest, **kwargs)
+
+    mp.setattr(subprocess.Popen, "__init__", guarded_popen)
+    # The solver list is cached per process: a fast test must not lean on another test's.
+    for module in (backend, cli):
+        mp.setattr(module, "installed_solvers", lambda: refuse("the installed solvers' list"))
+    mp.setattr(cpsat, "solve", lambda *a, **k: refuse("CP-SAT, in this process"))
+    return started
+
+
+class SolverStarted(AssertionError):
+    pass
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if item.get_closest_marker("fast") is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        item.stash[STARTED] = _forbid_solvers(mp)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests_start_no_solver(request):
+    yield
+    started = request.node.stash.get(STARTED, [])
+    if started:
+        pytest.fail(f"a test marked fast started a solver: {started[0]}", pytrace=False)
