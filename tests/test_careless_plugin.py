@@ -253,6 +253,7 @@ def test_through_the_cli_it_is_exit_2_and_one_line(row_id, tmp_path, clean_cli_s
     assert sudoku.stdout == clean_cli_sudoku
 
 
+@pytest.mark.fast
 def test_every_cli_row_is_a_row():
     assert set(CLI_ROWS) <= set(ROWS)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzle_engine import PuzzleInputError
+from puzzle_engine import PuzzleInputError, calls
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
@@ -113,6 +113,7 @@ def test_model_counts_exactly_the_fillomino_solutions(fengines, fillomino, solve
                                if all(g in (0, v) for g, v in zip(board, s))}
 
 
+@pytest.mark.fast
 def test_value_bound_is_never_below_a_solution_value():
     """The bound passed as maxv must admit every solution of the givens."""
     rows, cols = 3, 3
@@ -130,6 +131,7 @@ def test_value_bound_is_never_below_a_solution_value():
 
 
 # -- GetRandomPuzzle ------------------------------------------------------------------------
+@pytest.mark.fast
 @pytest.mark.parametrize("rows, cols, sizes", [
     (5, 5, (1, 2, 3, 4, 5)), (9, 9, tuple(range(1, 10))), (7, 4, (1, 2, 4)),
     (12, 12, (3, 5, 7)), (16, 16, tuple(range(1, 17))), (1, 6, (1, 2))])
@@ -141,6 +143,7 @@ def test_random_partition_is_a_valid_board_within_max_region(rows, cols, sizes):
         assert max(board) <= max(sizes)
 
 
+@pytest.mark.fast
 def test_random_partition_is_reproducible():
     a = logic.random_partition(9, 9, range(1, 10), random.Random(5))
     b = logic.random_partition(9, 9, range(1, 10), random.Random(5))
@@ -226,9 +229,9 @@ def test_allow_empty_regions_lets_regions_lose_every_given(fengines, fillomino):
     assert emptied > 0
 
 
-def test_region_rule_refuses_without_a_solver_call(fengines, fillomino):
-    engine = fengines["chuffed"]
-    params = params_for(engine, fillomino, 2, 3)
+@pytest.mark.fast
+def test_region_rule_refuses_without_a_solver_call(fillomino):
+    params = calls.canonical_params(fillomino, {"rows": 2, "cols": 3})
     full = (1, 2, 2, 3, 3, 3)
 
     class NoSolver:
@@ -287,6 +290,7 @@ def test_text_and_line_formats_round_trip(fengines, fillomino):
     assert fillomino.format(params, board, "line").startswith(". 10 3 . . 1/2 . . 4 . ./")
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("text, message", [
     ("1 . 2/. 3", "wrong row length: row 2 has 2 cells, row 1 has 3"),
     (". 10/. .", "bad value 10 at row 1, column 2: larger than the board (4 cells)"),
@@ -304,11 +308,13 @@ def test_bad_input_gets_a_one_line_error(text, message):
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.fast
 def test_wrong_row_count_for_the_given_size():
     with pytest.raises(PuzzleInputError, match="wrong number of rows: 2, expected 3"):
         logic.parse(". ./. .", {"size": 3})
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("raw, message", [
     ({"size": 31}, "bad rows 31"), ({"rows": 0, "cols": 4}, "bad rows 0"),
     ({"size": 5, "max_region": 26}, "bad --max-region 26"),

@@ -261,6 +261,7 @@ def test_a_type_needs_only_what_the_contract_asks(toy):
         host.unregister("plain_latin")
 
 
+@pytest.mark.fast
 def test_unregistering_removes_the_type():
     host = get_host()
     host.register(ToyLatin(), name="toy_latin", version="0.0.test")
@@ -346,6 +347,7 @@ def test_a_built_in_type_is_never_displaced(order, clean_sudoku):
         "plugin 'thief' cannot register it too"]
 
 
+@pytest.mark.fast
 def test_a_refusal_is_reported_once():
     """A plugin dropped for failing makes the host collect its registries again (as
     get_host() does when a register_complexities hook raises): a refusal made before is
@@ -469,6 +471,7 @@ def defined_type_names():
     return {n for n in names if len(n) >= 3}
 
 
+@pytest.mark.fast
 def test_engine_core_never_names_a_puzzle():
     """No puzzle type, built-in or from a test plugin, is named in the core (every .py and
     .mzn file under engine/), as a whole word, in any case: the core handles puzzles only
