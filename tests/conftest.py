@@ -11,6 +11,8 @@ from puzzle_engine.solving.backend import CACHE_ENV, Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.plugins import get_host
 
+pytest_plugins = ["pytester"]  # tests/test_fake_solver.py runs a test session of its own
+
 # The FlatZinc cache of this test session (the CLI tests' subprocesses inherit it), never
 # the user's.
 os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="puzzle-engine-test-fzn-")

@@ -11,7 +11,7 @@ from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PluginError
 
 from fake_solver import FakeBackend, TimeOut, latin_squares
-from fake_types import ORACLES, OwnLatin, fake_host, givens
+from fake_types import ORACLES, fake_host, givens
 
 pytestmark = pytest.mark.fast
 
@@ -226,4 +226,4 @@ def test_own_refused_by_accept_puzzle_draws_again():
     result, _ = generate(host, "fake_own_latin", 5)
     draw, candidate = replay(ptype, 5, lambda c: c[15] == 0 and len(solutions_of(c)) == 1, 50)
     assert (result.puzzle.extra["draws"], result.puzzle.instance) == (draw, candidate)
-    assert isinstance(ptype, OwnLatin)
+    assert draw > 1 and candidate[15] == 0

@@ -2,6 +2,7 @@
 solutions and counts as Gecode on random 4x4 boards, through the engine's own calls. Those
 comparisons run Gecode (full suite); the fake's own parts are fast."""
 import random
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +47,51 @@ def test_the_constraints_the_engine_adds_are_read():
         holds("nosuch = 1", solution)
     with pytest.raises(ValueError, match="cannot read"):
         holds("value in 1..4", solution)
+
+
+@pytest.mark.fast
+def test_a_fast_test_that_starts_a_solver_fails(pytester):
+    """The guard of tests/conftest.py: in a test marked fast, starting MiniZinc, a FlatZinc
+    solver or CP-SAT fails the test, even when the test swallows the error; other
+    programs run."""
+    pytester.makeconftest((Path(__file__).parent / "conftest.py").read_text())
+    pytester.makeini("[pytest]\nmarkers =\n    fast: no solver\n")
+    pytester.makefile(".fzn", model="var 1..2: x:: output_var;\nsolve satisfy;\n")
+    pytester.makepyfile(test_guarded="""
+        import subprocess, sys
+        import pytest
+        from puzzle_engine.solving import cpsat
+        from puzzle_engine.solving.backend import Backend
+
+        @pytest.mark.fast
+        def test_backend():
+            Backend("gecode")
+
+        @pytest.mark.fast
+        def test_swallowed():
+            try:
+                subprocess.run(["fzn-gecode", "--help"], capture_output=True)
+            except AssertionError:
+                pass
+
+        @pytest.mark.fast
+        def test_cp_sat():
+            cpsat.run_args(["-a", "model.fzn"])  # a FlatZinc file CP-SAT can solve
+
+        @pytest.mark.fast
+        def test_python():
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+
+        def test_not_fast():
+            subprocess.run(["fzn-gecode", "--help"], capture_output=True)
+    """)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=3, failed=2, errors=3)
+    result.stdout.fnmatch_lines(["FAILED test_guarded.py::test_backend*",
+                                 "FAILED test_guarded.py::test_cp_sat*",
+                                 "ERROR test_guarded.py::test_backend*",
+                                 "ERROR test_guarded.py::test_swallowed*",
+                                 "ERROR test_guarded.py::test_cp_sat*"], consecutive=True)
 
 
 def random_boards(boards, rng, count):
