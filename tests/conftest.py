@@ -3,7 +3,9 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
+from collections.abc import Callable
 
 import pytest
 
@@ -72,8 +74,16 @@ SOLVER_PROGRAM = re.compile(r"(^|[/\s])(minizinc|fzn-[\w.-]+|guarded-[\w.-]+)(\s
                             r"puzzle_engine\.solving\.cpsat")
 
 
-def _forbid_solvers(mp: pytest.MonkeyPatch) -> list[str]:
-    from puzzle_engine import cli
+def _bound_to(function) -> list:
+    """The loaded modules of the package that hold ``function`` under its name."""
+    return [m for name, m in list(sys.modules.items())
+            if name.split(".")[0] == "puzzle_engine"
+            and getattr(m, function.__name__, None) is function]
+
+
+def _forbid_solvers(mp: pytest.MonkeyPatch) -> tuple[list[str], Callable[[], None]]:
+    """Refuse solvers (see above). Returns the attempts, as they are made, and a function
+    that puts back what a module imported during the test took from the refusals."""
     from puzzle_engine.solving import backend, cpsat
     started: list[str] = []
 
@@ -90,12 +100,22 @@ def _forbid_solvers(mp: pytest.MonkeyPatch) -> list[str]:
             refuse(f"the process {line[:200]!r}")
         popen_init(self, args, *rest, **kwargs)
 
+    def installed_solvers():
+        refuse("the installed solvers' list")
+
     mp.setattr(subprocess.Popen, "__init__", guarded_popen)
     # The solver list is cached per process: a fast test must not lean on another test's.
-    for module in (backend, cli):
-        mp.setattr(module, "installed_solvers", lambda: refuse("the installed solvers' list"))
+    # It is refused wherever the package took it by name (the backend, the CLI).
+    original = backend.installed_solvers
+    installed_solvers.__name__ = original.__name__
+    for module in _bound_to(original):
+        mp.setattr(module, original.__name__, installed_solvers)
     mp.setattr(cpsat, "solve", lambda *a, **k: refuse("CP-SAT, in this process"))
-    return started
+
+    def restore():
+        for module in _bound_to(installed_solvers):
+            setattr(module, original.__name__, original)
+    return started, restore
 
 
 class SolverStarted(AssertionError):
@@ -108,8 +128,9 @@ def pytest_runtest_protocol(item, nextitem):
         yield
         return
     with pytest.MonkeyPatch.context() as mp:
-        item.stash[STARTED] = _forbid_solvers(mp)
+        item.stash[STARTED], restore = _forbid_solvers(mp)
         yield
+    restore()
 
 
 @pytest.fixture(autouse=True)
