@@ -2,9 +2,14 @@
 sizes and solvers, kept so that a change to the engine can show it still makes the same
 puzzles (tests/test_golden.py regenerates each one and compares grid and solution).
 
+It also writes tests/data/fillomino_12x12.json: one 12x12 Fillomino puzzle and the boards
+on the way to it where GenPuzzles had emptied 70 and 84 squares (--target-empty), so that
+tests/test_fillomino.py can run that minute-long generation in stages of under half a
+minute each.
+
 Run it only when a change is meant to alter the puzzles, and say why in the commit:
 
-    .venv/bin/python scripts/make_golden.py
+    .venv/bin/python scripts/make_golden.py [golden | fillomino-12x12]   (default: both)
 """
 from __future__ import annotations
 
@@ -29,12 +34,38 @@ CASES = [
 ]
 
 
-def main() -> None:
+#: The 12x12 run (one square per solver call, as the test runs it), and where its stages end.
+BIG = ["fillomino", "--size", "12", "--seed", "2", "--solver", "chuffed", "--batch", "1"]
+BIG_STAGES = (70, 84)
+BIG_OUT = ROOT / "tests" / "data" / "fillomino_12x12.json"
+
+
+def gen(args: list[str]) -> dict:
+    proc = subprocess.run([str(CLI), "gen", *args, "--format", "json"], capture_output=True,
+                          text=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def big() -> None:
+    record = gen(BIG)
+    partial = [gen([*BIG, "--target-empty", str(k)]) for k in BIG_STAGES]
+    if any(r["solution"] != record["solution"] for r in partial):
+        sys.exit("make_golden.py: the stages of the 12x12 run start from another full board")
+    stages = [r["grid"] for r in partial]
+    fields = {"args": BIG, "stages": stages, "grid": record["grid"],
+              "solution": record["solution"], "givens": record["givens"],
+              "solver": record["solver"], "solver_version": record["solver_version"],
+              "plugin_version": record["plugin_version"],
+              "engine_version": record["engine_version"]}
+    BIG_OUT.write_text("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}"
+                                          for k, v in fields.items()) + "\n}\n")
+    print(f"wrote {BIG_OUT.relative_to(ROOT)} ({record['givens']} givens)", file=sys.stderr)
+
+
+def golden() -> None:
     lines = []
     for args in CASES:
-        proc = subprocess.run([str(CLI), "gen", *args, "--format", "json"], capture_output=True,
-                              text=True, check=True)
-        record = json.loads(proc.stdout)
+        record = gen(args)
         lines.append(json.dumps({"args": args, "grid": record["grid"],
                                  "solution": record["solution"], "givens": record["givens"],
                                  "solver": record["solver"],
@@ -46,5 +77,16 @@ def main() -> None:
     print(f"wrote {OUT.relative_to(ROOT)} ({len(lines)} puzzles)", file=sys.stderr)
 
 
+def main(argv: list[str]) -> None:
+    which = argv or ["golden", "fillomino-12x12"]
+    unknown = set(which) - {"golden", "fillomino-12x12"}
+    if unknown:
+        sys.exit(f"make_golden.py: unknown part {sorted(unknown)[0]!r} (golden, fillomino-12x12)")
+    if "golden" in which:
+        golden()
+    if "fillomino-12x12" in which:
+        big()
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

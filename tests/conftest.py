@@ -1,13 +1,19 @@
 import atexit
 import os
+import re
 import shutil
+import subprocess
+import sys
 import tempfile
+from collections.abc import Callable
 
 import pytest
 
 from puzzle_engine.solving.backend import CACHE_ENV, Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.plugins import get_host
+
+pytest_plugins = ["pytester"]  # tests/test_fake_solver.py runs a test session of its own
 
 # The FlatZinc cache of this test session (the CLI tests' subprocesses inherit it), never
 # the user's.
@@ -54,3 +60,82 @@ def check_unique_and_minimal(engines, ptype, params, puzzle, solver):
                 assert definite and found == 1, f"given at {i} is not needed"
     finally:
         checker.close()
+
+
+# -- the fast tier ------------------------------------------------------------------------------
+# A test marked ``fast`` runs without a solver: ``scripts/test.sh --fast`` runs only these,
+# on a machine where MiniZinc may not even be installed. While one runs, everything that
+# would start a solver is refused and recorded, and a recorded attempt fails the test (even
+# when the engine turned the refusal into an error message of its own).
+STARTED = pytest.StashKey[list]()
+#: Programs that are solvers, or start one: MiniZinc, a FlatZinc executable (fzn-gecode,
+#: fzn-chuffed, the CP-SAT wrapper), the engine's guarded MiniZinc script, the CP-SAT module.
+SOLVER_PROGRAM = re.compile(r"(^|[/\s])(minizinc|fzn-[\w.-]+|guarded-[\w.-]+)(\s|$)|"
+                            r"puzzle_engine\.solving\.cpsat")
+
+
+def _bound_to(function) -> list:
+    """The loaded modules of the package that hold ``function`` under its name."""
+    return [m for name, m in list(sys.modules.items())
+            if name.split(".")[0] == "puzzle_engine"
+            and getattr(m, function.__name__, None) is function]
+
+
+def _forbid_solvers(mp: pytest.MonkeyPatch) -> tuple[list[str], Callable[[], None]]:
+    """Refuse solvers (see above). Returns the attempts, as they are made, and a function
+    that puts back what a module imported during the test took from the refusals."""
+    from puzzle_engine.solving import backend, cpsat
+    started: list[str] = []
+
+    def refuse(what: str):
+        started.append(what)
+        raise SolverStarted(f"a fast test started a solver: {what}")
+
+    popen_init = subprocess.Popen.__init__
+
+    def guarded_popen(self, args, *rest, **kwargs):
+        words = [args] if isinstance(args, (str, bytes, os.PathLike)) else list(args)
+        line = " ".join(os.fsdecode(w) for w in words)
+        if SOLVER_PROGRAM.search(line):
+            refuse(f"the process {line[:200]!r}")
+        popen_init(self, args, *rest, **kwargs)
+
+    def installed_solvers():
+        refuse("the installed solvers' list")
+
+    mp.setattr(subprocess.Popen, "__init__", guarded_popen)
+    # The solver list is cached per process: a fast test must not lean on another test's.
+    # It is refused wherever the package took it by name (the backend, the CLI).
+    original = backend.installed_solvers
+    installed_solvers.__name__ = original.__name__
+    for module in _bound_to(original):
+        mp.setattr(module, original.__name__, installed_solvers)
+    mp.setattr(cpsat, "solve", lambda *a, **k: refuse("CP-SAT, in this process"))
+
+    def restore():
+        for module in _bound_to(installed_solvers):
+            setattr(module, original.__name__, original)
+    return started, restore
+
+
+class SolverStarted(AssertionError):
+    pass
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if item.get_closest_marker("fast") is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        item.stash[STARTED], restore = _forbid_solvers(mp)
+        yield
+    restore()
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests_start_no_solver(request):
+    yield
+    started = request.node.stash.get(STARTED, [])
+    if started:
+        pytest.fail(f"a test marked fast started a solver: {started[0]}", pytrace=False)

@@ -9,6 +9,8 @@ from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 
+from fake_solver import FakeBackend
+
 SOLUTION = tuple(int(c) for c in
                  "246731958315498762798256413952617384187943526634582179469875231873124695521369847")
 
@@ -42,17 +44,20 @@ class MonotoneOracle:
 
 
 @pytest.fixture(scope="module")
-def gecode(host):
-    return Engine(host, Backend("gecode"))
+def unsolved(host):
+    """An engine for the type's own methods only: its solver has no answers (the oracles
+    stand in for the checker)."""
+    return Engine(host, FakeBackend({}))
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("optimise", [False, True])
 @pytest.mark.parametrize("probes", [1, 2, 3])
 @pytest.mark.parametrize("choose", ["fill", "random"])
 @pytest.mark.parametrize("batch", [2, 3, 8, 64])
-def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, choose, batch, probes,
+def test_batched_emptying_equals_one_by_one_without_a_solver(unsolved, sudoku, choose, batch, probes,
                                                               optimise, monkeypatch):
-    params = gecode.check_params(sudoku, {"size": 9, "choose": choose})
+    params = unsolved.check_params(sudoku, {"size": 9, "choose": choose})
     total = [0, 0]
     optimised = 0
     guesses = set()
@@ -66,7 +71,7 @@ def test_batched_emptying_equals_one_by_one_without_a_solver(gecode, sudoku, cho
         results = []
         for b in (1, batch):
             oracle = MonotoneOracle(seed)
-            run = genpuzzles._Run(gecode)
+            run = genpuzzles._Run(unsolved)
             empty = run._empty_batched if b > 1 else run._empty
             accepted = []
             board, tested = empty(sudoku, params, SOLUTION, oracle, random.Random(seed),
@@ -140,11 +145,12 @@ class SlowOracle(MonotoneOracle):
         return super().count_other(board, limit)
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("probes", [2, 3])
-def test_refusals_pipelined_out_of_order_equal_one_by_one(gecode, sudoku, probes, monkeypatch):
+def test_refusals_pipelined_out_of_order_equal_one_by_one(unsolved, sudoku, probes, monkeypatch):
     """Refusals' checks start as they are speculated and the run grows while the next one
     waits; steps are committed in order, so the puzzle is the one-by-one one."""
-    params = gecode.check_params(sudoku, {"size": 9})
+    params = unsolved.check_params(sudoku, {"size": 9})
     grown = []
     resolve = genpuzzles._Run._resolve_refusals
 
@@ -158,7 +164,7 @@ def test_refusals_pipelined_out_of_order_equal_one_by_one(gecode, sudoku, probes
         results = []
         for b in (1, 16):
             oracle = SlowOracle(seed, sets=60, size=(2, 3))
-            run = genpuzzles._Run(gecode)
+            run = genpuzzles._Run(unsolved)
             empty = run._empty_batched if b > 1 else run._empty
             accepted = []
             board, tested = empty(sudoku, params, SOLUTION, oracle, random.Random(seed),

@@ -18,12 +18,11 @@ import sys
 import pytest
 
 from puzzle_engine import Parsed, Transformation, calls, hookimpl
-from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PluginError
 from puzzle_engine.plugins import get_host
 from puzzle_engine.strategies import GenOptions
-from test_inline_plugin import TYPE, ToyLatinType, clean_sudoku, sudoku_puzzle  # noqa: F401
+from test_inline_plugin import HOST_SOLVERS, TYPE, ToyLatinType, backend, clean_sudoku, sudoku_puzzle
 
 N = 16  # a 4x4 toy board
 LATIN = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
@@ -180,11 +179,12 @@ def reach(engine, ptype, method):
         engine.generate(ptype, params, 1, GenOptions(batch=1))
 
 
+@pytest.mark.parametrize("solver", HOST_SOLVERS)
 @pytest.mark.parametrize("row_id", list(ROWS))
-def test_a_bad_method_result_is_one_line_naming_the_plugin(row_id, clean_sudoku):
+def test_a_bad_method_result_is_one_line_naming_the_plugin(row_id, solver):
     method, _, words = ROWS[row_id]
     host = careless_host(row_id)
-    engine = Engine(host, Backend("gecode"))
+    engine = Engine(host, backend(solver))
     try:
         ptype = host.get_type(TYPE)
         assert ptype.plugin == "careless"
@@ -198,7 +198,7 @@ def test_a_bad_method_result_is_one_line_naming_the_plugin(row_id, clean_sudoku)
         assert fragment in message, message
     # The same host still serves the other plugins' types, unchanged.
     assert host.failures == []
-    assert sudoku_puzzle(host) == clean_sudoku
+    assert sudoku_puzzle(host, solver) == clean_sudoku(solver)
 
 
 #: The CLI cases: row id -> the command (the toy type has no text format: gen writes JSON).
@@ -254,6 +254,7 @@ def test_through_the_cli_it_is_exit_2_and_one_line(row_id, tmp_path, clean_cli_s
     assert sudoku.stdout == clean_cli_sudoku
 
 
+@pytest.mark.fast
 def test_every_cli_row_is_a_row():
     assert set(CLI_ROWS) <= set(ROWS)
 

@@ -12,6 +12,11 @@ PUZZLE = "..6...9.8...4..76....25....9....73...........63...2..9....7..3.8..1..6
 SOLUTION = "246731958315498762798256413952617384187943526634582179469875231873124695521369847"
 
 
+def fast(*row):
+    """A row caught before any solver is asked for anything (marker ``fast``)."""
+    return pytest.param(*row, marks=pytest.mark.fast)
+
+
 def run(*args, input=None, env=None):
     return runner.invoke(app, list(args), input=input, env=env)
 
@@ -73,18 +78,18 @@ def test_sizes_and_alphabet():
 
 
 @pytest.mark.parametrize("args,words", [
-    (["gen", "nosuch"], ["unknown puzzle 'nosuch'"]),
+    fast(["gen", "nosuch"], ["unknown puzzle 'nosuch'"]),
     (["gen", "sudoku", "--solver", "nosuch"], ["solver 'nosuch' is not installed"]),
-    (["gen", "sudoku", "--size", "7"], ["bad size 7"]),
-    (["gen", "sudoku", "--size", "3"], ["bad size 3"]),
-    (["gen", "sudoku", "--size", "99"], ["bad size 99"]),
-    (["gen", "sudoku", "--size", "abc"], ["bad --size 'abc'"]),
-    (["gen", "sudoku", "--box", "3y3"], ["bad --box '3y3'"]),
-    (["gen", "sudoku", "--size", "9", "--box", "2x3"], ["does not match --box"]),
-    (["gen", "sudoku", "--frobnicate", "1"], ["unknown option --frobnicate"]),
-    (["gen", "sudoku", "--format", "xml"], ["bad --format 'xml'"]),
+    fast(["gen", "sudoku", "--size", "7"], ["bad size 7"]),
+    fast(["gen", "sudoku", "--size", "3"], ["bad size 3"]),
+    fast(["gen", "sudoku", "--size", "99"], ["bad size 99"]),
+    fast(["gen", "sudoku", "--size", "abc"], ["bad --size 'abc'"]),
+    fast(["gen", "sudoku", "--box", "3y3"], ["bad --box '3y3'"]),
+    fast(["gen", "sudoku", "--size", "9", "--box", "2x3"], ["does not match --box"]),
+    fast(["gen", "sudoku", "--frobnicate", "1"], ["unknown option --frobnicate"]),
+    fast(["gen", "sudoku", "--format", "xml"], ["bad --format 'xml'"]),
     (["gen", "sudoku", "--complexity", "vibes"], ["unknown complexity function 'vibes'"]),
-    (["gen", "sudoku", "--config", "/nonexistent.toml"], ["/nonexistent.toml does not exist"]),
+    fast(["gen", "sudoku", "--config", "/nonexistent.toml"], ["/nonexistent.toml does not exist"]),
     (["check", "sudoku", PUZZLE[:80]], ["wrong length: 80 cells"]),
     (["check", "sudoku", PUZZLE, "--size", "16"], ["wrong length: 81 cells, expected 256"]),
     (["check", "sudoku", "x" + PUZZLE[1:]], ["bad symbol 'x' at row 1, column 1"]),
@@ -94,7 +99,7 @@ def test_sizes_and_alphabet():
     (["check", "sudoku", ""], ["empty input"]),
     (["check", "sudoku", '{"grid": [[1, 2], [3]]}'], ["line 1", "expected 81"]),
     (["check", "sudoku", '{"grid": "abc"'], ["line 1", "not a puzzle record"]),
-    (["check", "nosuch", PUZZLE], ["unknown puzzle 'nosuch'"]),
+    fast(["check", "nosuch", PUZZLE], ["unknown puzzle 'nosuch'"]),
     (["check", "sudoku", "/nonexistent/p.txt"], ["no such file: /nonexistent/p.txt"]),
     (["grade", "sudoku", "missing.jsonl"], ["no such file: missing.jsonl"]),
 ])
@@ -221,6 +226,7 @@ def test_solvers_and_plugins_commands(monkeypatch):
     assert result.exit_code == 0 and "sudoku" in result.stdout and "--size" in result.stdout
 
 
+@pytest.mark.fast
 def test_help_on_every_command():
     for command in ("gen", "solve", "check", "plugins", "solvers"):
         result = run(command, "--help")
@@ -263,9 +269,9 @@ def test_fillomino_gen_solve_check_and_options():
     (["check", "fillomino", ". 0/. ."], ["bad value 0 at row 1, column 2"]),
     (["check", "fillomino", ". -1/. ."], ["bad value -1"]),
     (["check", "fillomino", ". ./. .", "--size", "3"], ["wrong number of rows: 2, expected 3"]),
-    (["gen", "fillomino", "--size", "31"], ["bad rows 31", "30x30"]),
-    (["gen", "fillomino", "--size", "5", "--max-region", "0"], ["bad --max-region 0"]),
-    (["gen", "fillomino", "--seeding", "z3"], ["bad --seeding 'z3'"]),
+    fast(["gen", "fillomino", "--size", "31"], ["bad rows 31", "30x30"]),
+    fast(["gen", "fillomino", "--size", "5", "--max-region", "0"], ["bad --max-region 0"]),
+    fast(["gen", "fillomino", "--seeding", "z3"], ["bad --seeding 'z3'"]),
 ])
 def test_fillomino_bad_input_is_one_line_and_exit_2(args, words):
     one_line_error(run(*args), *words)

@@ -20,11 +20,13 @@ def write(path, text):
     return path
 
 
+@pytest.mark.fast
 def test_default_is_gecode(in_tmp):
     s = resolve(puzzle="sudoku")
     assert (s.solver, s.solver_from, s.time_limit) == ("gecode", "default", 60.0)
 
 
+@pytest.mark.fast
 def test_precedence_order(in_tmp, monkeypatch):
     write(in_tmp / "puzzle-engine.toml",
           '[solver]\nid = "chuffed"\ntime_limit = 5\n[plugins.sudoku]\nid = "gecode"\ntime_limit = 7\n')
@@ -40,6 +42,7 @@ def test_precedence_order(in_tmp, monkeypatch):
     assert (s.solver, s.solver_from, s.time_limit) == ("gecode", "command line", 2.0)
 
 
+@pytest.mark.fast
 def test_explicit_config_file(in_tmp):
     cfg = write(in_tmp / "other.toml", '[solver]\nid = "chuffed"\n')
     assert resolve(config_path=cfg).solver == "chuffed"
@@ -47,6 +50,7 @@ def test_explicit_config_file(in_tmp):
         resolve(config_path=in_tmp / "missing.toml")
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("text,message", [
     ('[solver\nid = "x"\n', r"puzzle-engine.toml: malformed TOML: .*line 1"),
     ('[solver]\nname = "x"\n', r"unknown field solver.name"),
@@ -61,6 +65,7 @@ def test_bad_config_is_one_line_error(in_tmp, text, message):
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.fast
 def test_puzzle_type_preference_sits_below_the_config_file(in_tmp, monkeypatch):
     s = resolve(puzzle="fillomino", type_solver="chuffed")
     assert (s.solver, s.solver_from) == ("chuffed", "puzzle type 'fillomino'")
@@ -72,6 +77,7 @@ def test_puzzle_type_preference_sits_below_the_config_file(in_tmp, monkeypatch):
     assert resolve(puzzle="fillomino", type_solver="chuffed", cli_solver="gecode").solver == "gecode"
 
 
+@pytest.mark.fast
 def test_free_search_from_the_config_file(in_tmp):
     assert resolve(puzzle="fillomino").free_search is None      # the type decides
     write(in_tmp / "puzzle-engine.toml",
@@ -84,6 +90,7 @@ def test_free_search_from_the_config_file(in_tmp):
         resolve(puzzle="sudoku")
 
 
+@pytest.mark.fast
 def test_check_flags_from_the_config_file(in_tmp):
     s = resolve(puzzle="sudoku")
     assert (s.check_flags, s.check_flags_from) == (None, "solver default")
@@ -115,6 +122,7 @@ def test_sudoku_prefers_chuffed_up_to_16x16_cp_sat_above_below_the_config_file(i
     assert solver_of("--size", "25", "--target-empty", "5", "--solver", "gecode") == "org.gecode.gecode"
 
 
+@pytest.mark.fast
 def test_solver_preference_that_raises_is_a_plugin_error():
     """A third party's buggy preference function is a one-line error, not a traceback."""
     from puzzle_engine import PuzzleType, calls

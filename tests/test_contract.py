@@ -11,6 +11,8 @@ from puzzle_engine import hookspecs
 from puzzle_engine.grid import GridPuzzle
 from puzzle_engine.plugins import OLD_HOOKS, get_host
 
+pytestmark = pytest.mark.fast  # no solver here
+
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = Path(puzzle_engine.__file__).resolve().parent
 DOC = ROOT / "docs" / "plugin-authoring.md"

@@ -127,10 +127,12 @@ def clean_sudoku(site):
     return proc.stdout
 
 
+@pytest.mark.fast
 def test_the_console_script_is_the_venvs():
     assert CLI.is_file() and os.access(CLI, os.X_OK), CLI
 
 
+@pytest.mark.fast
 def test_broken_entry_points_are_all_covered():
     assert set(BROKEN_PROJECT["entry-points"]["puzzle_engine"]) == set(BROKEN) | set(REFUSED)
     assert LATIN["entry-points"]["puzzle_engine"] == {"latin": "pe_latin_test"}

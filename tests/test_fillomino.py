@@ -1,12 +1,14 @@
 """The Fillomino plugin (paper 000, section 3.2), end to end on the real solvers."""
 import itertools
+import json
 import random
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from puzzle_engine import PuzzleInputError
+from puzzle_engine import PuzzleInputError, calls
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
@@ -113,6 +115,7 @@ def test_model_counts_exactly_the_fillomino_solutions(fengines, fillomino, solve
                                if all(g in (0, v) for g, v in zip(board, s))}
 
 
+@pytest.mark.fast
 def test_value_bound_is_never_below_a_solution_value():
     """The bound passed as maxv must admit every solution of the givens."""
     rows, cols = 3, 3
@@ -130,6 +133,7 @@ def test_value_bound_is_never_below_a_solution_value():
 
 
 # -- GetRandomPuzzle ------------------------------------------------------------------------
+@pytest.mark.fast
 @pytest.mark.parametrize("rows, cols, sizes", [
     (5, 5, (1, 2, 3, 4, 5)), (9, 9, tuple(range(1, 10))), (7, 4, (1, 2, 4)),
     (12, 12, (3, 5, 7)), (16, 16, tuple(range(1, 17))), (1, 6, (1, 2))])
@@ -141,6 +145,7 @@ def test_random_partition_is_a_valid_board_within_max_region(rows, cols, sizes):
         assert max(board) <= max(sizes)
 
 
+@pytest.mark.fast
 def test_random_partition_is_reproducible():
     a = logic.random_partition(9, 9, range(1, 10), random.Random(5))
     b = logic.random_partition(9, 9, range(1, 10), random.Random(5))
@@ -188,12 +193,77 @@ def test_generated_puzzles_are_unique_and_keep_a_given_per_region(fengines, fill
     check_generated(fengines, fillomino, params, puzzle, independent)
 
 
-def test_generated_12x12_is_unique_and_keeps_a_given_per_region(fengines, fillomino):
+# -- a 12x12 board (slow): a minute of GenPuzzles, run in stages ---------------------------
+#: tests/data/fillomino_12x12.json, written by scripts/make_golden.py: the puzzle of ``gen
+#: fillomino --size 12 --seed 2`` (one square per solver call; about a minute, seed 1 takes
+#: three) and the boards of that run where 70 and 84 squares were empty. No solver chose
+#: them: the full board is Python's random partition, and each decision is a fact about
+#: uniqueness.
+BIG = json.loads((DATA.parent / "fillomino_12x12.json").read_text())
+
+
+def flat(rows):
+    return tuple(v for row in rows for v in row)
+
+
+BIG_SOLUTION = flat(BIG["solution"])
+BIG_BOARDS = [*(flat(b) for b in BIG["stages"]), flat(BIG["grid"])]  # where each stage ends
+BIG_STAGES = [f"empty {a}-{b}" for a, b in zip([0, *(b.count(0) for b in BIG_BOARDS)],
+                                               [b.count(0) for b in BIG_BOARDS])]
+
+
+def replaying(fillomino, checkpoint):
+    """The Fillomino type, but that isRemoveValid is answered from ``checkpoint``, a board
+    of the recorded run, for every square judged before the run reached it (the square
+    goes if it is empty there); the solver judges the squares after it. The first of
+    those checks that the run did reach ``checkpoint``."""
+    reached = []
+
+    class Replaying(type(fillomino)):
+        def is_remove_valid(self, params, board, index, solution, checker, max_solutions):
+            if board.count(0) <= checkpoint.count(0):  # before: fewer empty than checkpoint
+                return checkpoint[index] == 0
+            if not reached:
+                before = board[:index] + (solution[index],) + board[index + 1:]
+                assert before == checkpoint, "the run did not reach the recorded board"
+                reached.append(index)
+            return super().is_remove_valid(params, board, index, solution, checker,
+                                           max_solutions)
+
+    replay = Replaying()
+    replay.plugin, replay.plugin_version = fillomino.plugin, fillomino.plugin_version
+    return replay
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stage", range(len(BIG_BOARDS)), ids=BIG_STAGES)
+def test_generated_12x12_in_stages(fengines, fillomino, stage):
+    """Each stage makes its part of the recorded 12x12 run with Chuffed, starting where the
+    previous stage ended, and must end on the recorded board; together they are the whole
+    run, every square judged by the solver once. The last ends on the puzzle: minimal, with
+    no time-out."""
     engine = fengines["chuffed"]
     params = params_for(engine, fillomino, 12, 12)
-    puzzle = engine.generate(fillomino, params, 2).puzzle  # about 100 s; seed 1 takes 180 s
-    assert puzzle.minimal and puzzle.unknown == 0
-    check_generated(fengines, fillomino, params, puzzle, engine)
+    end = BIG_BOARDS[stage]
+    last = stage == len(BIG_BOARDS) - 1
+    ptype = replaying(fillomino, BIG_BOARDS[stage - 1]) if stage else fillomino
+    options = GenOptions() if last else GenOptions(target_empty=end.count(0))
+    puzzle = engine.generate(ptype, params, 2, options).puzzle
+    assert (puzzle.grid, puzzle.solution) == (end, BIG_SOLUTION)
+    assert puzzle.unknown == 0
+    if last:
+        assert puzzle.minimal
+
+
+@pytest.mark.slow
+def test_generated_12x12_is_unique_and_keeps_a_given_per_region(fengines, fillomino):
+    """The recorded puzzle (which the last stage makes) and the boards where the stages
+    end, checked independently of the generator."""
+    engine = fengines["chuffed"]
+    params = params_for(engine, fillomino, 12, 12)
+    for board in BIG_BOARDS:
+        puzzle = SimpleNamespace(grid=board, solution=BIG_SOLUTION)
+        check_generated(fengines, fillomino, params, puzzle, engine)
 
 
 def test_gecode_generates_small_puzzles_too(fengines, fillomino):
@@ -226,9 +296,9 @@ def test_allow_empty_regions_lets_regions_lose_every_given(fengines, fillomino):
     assert emptied > 0
 
 
-def test_region_rule_refuses_without_a_solver_call(fengines, fillomino):
-    engine = fengines["chuffed"]
-    params = params_for(engine, fillomino, 2, 3)
+@pytest.mark.fast
+def test_region_rule_refuses_without_a_solver_call(fillomino):
+    params = calls.canonical_params(fillomino, {"rows": 2, "cols": 3})
     full = (1, 2, 2, 3, 3, 3)
 
     class NoSolver:
@@ -287,6 +357,7 @@ def test_text_and_line_formats_round_trip(fengines, fillomino):
     assert fillomino.format(params, board, "line").startswith(". 10 3 . . 1/2 . . 4 . ./")
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("text, message", [
     ("1 . 2/. 3", "wrong row length: row 2 has 2 cells, row 1 has 3"),
     (". 10/. .", "bad value 10 at row 1, column 2: larger than the board (4 cells)"),
@@ -304,11 +375,13 @@ def test_bad_input_gets_a_one_line_error(text, message):
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.fast
 def test_wrong_row_count_for_the_given_size():
     with pytest.raises(PuzzleInputError, match="wrong number of rows: 2, expected 3"):
         logic.parse(". ./. .", {"size": 3})
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("raw, message", [
     ({"size": 31}, "bad rows 31"), ({"rows": 0, "cols": 4}, "bad rows 0"),
     ({"size": 5, "max_region": 26}, "bad --max-region 26"),

@@ -12,6 +12,7 @@ contract is refused with a line that points to the contract, and only instances 
 the puzzle it makes without the faulty plugin.
 """
 import ast
+import functools
 import re
 import types
 from dataclasses import dataclass
@@ -29,7 +30,12 @@ from puzzle_engine.errors import UnknownPuzzleError
 from puzzle_engine.plugins import get_host
 from puzzle_engine.strategies import GenOptions
 
+from fake_solver import LATIN, SUDOKU, FakeBackend
+
 SOLVERS = ("gecode", "chuffed")
+#: The solvers of the tests of the host: the fake one (they are about plugins and
+#: registries, so they run in the fast tier) and Gecode.
+HOST_SOLVERS = [pytest.param("fake", marks=pytest.mark.fast), "gecode"]
 OTHER = {"gecode": "chuffed", "chuffed": "gecode"}
 TYPE = "toy_latin"
 TESTS = Path(__file__).resolve().parent
@@ -106,24 +112,37 @@ def plugin(hook_function, contract=2, **attrs):
     return type("Plugin", (), namespace)()
 
 
+def backend(solver):
+    """A real solver's backend, or (``"fake"``) the fake solver's, which knows the toy
+    type and 4x4 Sudoku."""
+    return FakeBackend({TYPE: LATIN, "sudoku": SUDOKU}) if solver == "fake" else Backend(solver)
+
+
 @pytest.fixture(scope="module")
-def toy():
-    """A host from get_host() with the throwaway plugin registered, and one engine per solver."""
+def toy_host():
+    """A host from get_host() with the throwaway plugin registered."""
     host = get_host()
     host.register(ToyLatin(), name="toy_latin", version="0.0.test")
-    engines = {s: Engine(host, Backend(s)) for s in SOLVERS}
     try:
-        ptype = host.get_type(TYPE)
-        yield host, ptype, engines
+        yield host
     finally:
-        for engine in engines.values():
-            engine.close()
         host.unregister("toy_latin")
 
 
-def sudoku_puzzle(host):
-    """The 4x4 Sudoku of seed 1 that ``host`` makes with Gecode: (grid, solution)."""
-    engine = Engine(host, Backend("gecode"))
+@pytest.fixture(scope="module")
+def toy(toy_host):
+    """The host with the throwaway plugin, its type, and one engine per solver."""
+    engines = {s: Engine(toy_host, Backend(s)) for s in SOLVERS}
+    try:
+        yield toy_host, toy_host.get_type(TYPE), engines
+    finally:
+        for engine in engines.values():
+            engine.close()
+
+
+def sudoku_puzzle(host, solver="gecode"):
+    """The 4x4 Sudoku of seed 1 that ``host`` makes with ``solver``: (grid, solution)."""
+    engine = Engine(host, backend(solver))
     try:
         ptype = host.get_type("sudoku")
         assert ptype.plugin == "sudoku" and type(ptype).__module__ == "puzzle_engine_plugins.sudoku"
@@ -133,9 +152,10 @@ def sudoku_puzzle(host):
         engine.close()
 
 
-@pytest.fixture(scope="module")
-def clean_sudoku():
-    return sudoku_puzzle(get_host())
+@functools.cache
+def clean_sudoku(solver):
+    """``sudoku_puzzle`` in a host with the built-in plugins alone."""
+    return sudoku_puzzle(get_host(), solver)
 
 
 def is_latin(board, n):
@@ -264,6 +284,7 @@ def test_a_type_needs_only_what_the_contract_asks(toy):
         host.unregister("plain_latin")
 
 
+@pytest.mark.fast
 def test_unregistering_removes_the_type():
     host = get_host()
     host.register(ToyLatin(), name="toy_latin", version="0.0.test")
@@ -286,11 +307,12 @@ class Impostor(ToyLatinType):
         raise AssertionError("the impostor's type was used")
 
 
+@pytest.mark.parametrize("solver", HOST_SOLVERS)
 @pytest.mark.parametrize("order", [{}, {"trylast": True}, {"tryfirst": True}])
-def test_a_second_plugin_cannot_take_an_existing_type(toy, order):
+def test_a_second_plugin_cannot_take_an_existing_type(toy_host, order, solver):
     """The first plugin to register a name keeps it, whatever pluggy's order of the hooks
     (it calls trylast first); the second is refused with a line naming both plugins."""
-    host, ptype, engines = toy
+    host = toy_host
 
     class ImpostorPlugin:
         PUZZLE_ENGINE_CONTRACT = 2
@@ -307,7 +329,7 @@ def test_a_second_plugin_cannot_take_an_existing_type(toy, order):
         assert [f.error for f in host.failures if f.name == "impostor"] == [
             f"puzzle type '{TYPE}' is already registered by plugin 'toy_latin'; "
             "plugin 'impostor' cannot register it too"]
-        engine = engines["gecode"]
+        engine = Engine(host, backend(solver))
         p = engine.generate(host.get_type(TYPE), {"size": 4}, 1).puzzle
         assert is_latin(p.solution, 4) and p.plugin == "toy_latin"
     finally:
@@ -326,8 +348,9 @@ class FakeSudoku(GridPuzzle):
         raise AssertionError("the thief's type was used")
 
 
+@pytest.mark.parametrize("solver", HOST_SOLVERS)
 @pytest.mark.parametrize("order", [{}, {"trylast": True}, {"tryfirst": True}])
-def test_a_built_in_type_is_never_displaced(order, clean_sudoku):
+def test_a_built_in_type_is_never_displaced(order, solver):
     """A third-party plugin that registers 'sudoku' is refused, with one line naming both
     plugins, however pluggy orders its hook (trylast is called first); 'sudoku' stays the
     built-in's and makes the same puzzle as in a host without the thief."""
@@ -343,12 +366,13 @@ def test_a_built_in_type_is_never_displaced(order, clean_sudoku):
 
     assert host.register(Thief(), name="thief")
     assert host.get_type("sudoku").plugin == "sudoku"
-    assert sudoku_puzzle(host) == clean_sudoku
+    assert sudoku_puzzle(host, solver) == clean_sudoku(solver)
     assert [f.error for f in host.failures if f.name == "thief"] == [
         "puzzle type 'sudoku' is already registered by plugin 'sudoku'; "
         "plugin 'thief' cannot register it too"]
 
 
+@pytest.mark.fast
 def test_a_refusal_is_reported_once():
     """A plugin dropped for failing makes the host collect its registries again (as
     get_host() does when a register_complexities hook raises): a refusal made before is
@@ -425,6 +449,7 @@ def declaring(base, value):
     return type(base.__name__, (base,), {"PUZZLE_ENGINE_CONTRACT": value})()
 
 
+@pytest.mark.parametrize("solver", HOST_SOLVERS)
 @pytest.mark.parametrize("make, says", [
     (lambda: OldStyle(), "is written for contract 1"),
     (lambda: declaring(OldStyle, 1), "declares contract 1"),
@@ -433,7 +458,7 @@ def declaring(base, value):
     (lambda: declaring(NoDeclaration, 3), "declares contract 3"),
     (lambda: declaring(NoDeclaration, "2"), "declares contract '2'"),
 ], ids=["v1-hooks", "v1-declared", "undeclared", "declares-1", "declares-3", "declares-str"])
-def test_a_plugin_for_another_contract_is_refused(make, says, clean_sudoku):
+def test_a_plugin_for_another_contract_is_refused(make, says, solver):
     """One line that names the contract and points to docs/plugin-authoring.md; the
     plugin is not registered (its hooks are never called) and the host carries on."""
     host = get_host()
@@ -445,9 +470,10 @@ def test_a_plugin_for_another_contract_is_refused(make, says, clean_sudoku):
     assert "docs/plugin-authoring.md" in errors[0]
     assert host.pm.get_plugin("stale") is None
     assert "stale" not in {i.name for i in host.plugin_infos()}
-    assert sudoku_puzzle(host) == clean_sudoku
+    assert sudoku_puzzle(host, solver) == clean_sudoku(solver)
 
 
+@pytest.mark.parametrize("solver", HOST_SOLVERS)
 @pytest.mark.parametrize("registered, says", [
     (lambda: ToyLatinType, "registered the class ToyLatinType, not an instance of it"),
     (lambda: object(), "object is not a PuzzleType"),
@@ -455,7 +481,7 @@ def test_a_plugin_for_another_contract_is_refused(make, says, clean_sudoku):
     (lambda: type("Spaced", (ToyLatinType,), {"name": "toy latin"})(),
      "bad puzzle type name 'toy latin'"),
 ], ids=["class", "not-a-type", "no-name", "bad-name"])
-def test_only_puzzle_type_instances_are_registered(registered, says, clean_sudoku):
+def test_only_puzzle_type_instances_are_registered(registered, says, solver):
     """What is not an instance of a PuzzleType subclass is refused, in one line naming the
     plugin; the plugin's other types and the host carry on."""
     class Good(ToyLatinType):
@@ -468,7 +494,7 @@ def test_only_puzzle_type_instances_are_registered(registered, says, clean_sudok
     assert TYPE not in host.types
     errors = [f.error for f in host.failures if f.name == "sloppy"]
     assert errors == [f"register_puzzle_types: {says}; ignored"], errors
-    assert sudoku_puzzle(host) == clean_sudoku
+    assert sudoku_puzzle(host, solver) == clean_sudoku(solver)
 
 
 #: Puzzle types that the test suite's own plugins register (tests/plugin_pkg and the
@@ -504,6 +530,7 @@ def defined_type_names():
     return {n for n in names if len(n) >= 3}
 
 
+@pytest.mark.fast
 def test_engine_core_never_names_a_puzzle():
     """No puzzle type, built-in or from a test plugin, is named in the core (every .py and
     .mzn file under engine/), as a whole word, in any case: the core handles puzzles only

@@ -230,6 +230,7 @@ def test_a_solver_run_ends_at_its_time_limit(host):
         model.close()
 
 
+@pytest.mark.fast
 def test_sweep_removes_only_abandoned_folders(tmp_path):
     """A folder is swept when its lock file can be locked (its owner is gone), whatever
     its process number; a folder whose owner holds the lock, one without a lock file,
@@ -259,6 +260,7 @@ def test_sweep_removes_only_abandoned_folders(tmp_path):
     assert not dead.exists() and not huge.exists()
 
 
+@pytest.mark.fast
 def test_temp_root_is_locked_while_its_process_runs(tmp_path):
     """This process's own folder is never swept while it runs."""
     root = processes.temp_root()

@@ -6,6 +6,8 @@ import pytest
 from puzzle_engine import PuzzleInputError
 from puzzle_engine_plugins.sudoku import logic
 
+pytestmark = pytest.mark.fast  # no solver here
+
 SHAPES = {4: "2x2", 6: "2x3", 8: "2x4", 9: "3x3", 12: "3x4", 15: "3x5", 16: "4x4", 20: "4x5",
           25: "5x5"}
 

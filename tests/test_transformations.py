@@ -26,6 +26,7 @@ def test_each_transformation_keeps_a_full_board_valid(engines, sudoku, box):
     assert changed == set(names)  # every transformation does something
 
 
+@pytest.mark.fast
 def test_rotation_is_a_quarter_turn():
     ident = tuple(range(1, 17))
     rotate = dict(logic.transformations(4, 2, 2))["rotate"]
