@@ -167,8 +167,9 @@ def test_a_forced_answer_is_accepted(host):
     hidden = (0,) + UNIQUE[1:]  # the corner is not given, but forced: 1
     verdict, _ = judge(host, "fake_corner_quiz", hidden)
     assert (verdict.accepted, verdict.value) == (True, 0)
-    # one satisfying solve, then two per option: "never not X" and "never X"
-    assert len(engine.backend.queries) == 1 + 2 * 4
+    # one satisfying solve; "never X" settles each of the 3 distractors; the correct
+    # option takes "never X" (false) and "never not X" (true)
+    assert len(engine.backend.queries) == 1 + 3 + 2
 
 
 def test_an_answer_that_holds_in_some_solutions_only_is_refused(host):
