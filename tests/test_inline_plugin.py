@@ -539,7 +539,8 @@ def test_engine_core_never_names_a_puzzle():
     host = get_host()
     plugins = {info.name for info in host.plugin_infos() if info.types}  # not the host's own
     names = {*host.types, *plugins, *TEST_TYPES, *defined_type_names()}
-    assert {"sudoku", "fillomino", "latin", "toy_latin"} <= names
+    assert {"sudoku", "fillomino", "latin", "toy_latin", "peaceful_rooks", "domino_packing",
+            "arithmetic_riddle", "framed_latin"} <= names
     assert "" not in names
     word = re.compile(rf"(?<![a-z])({'|'.join(map(re.escape, sorted(names)))})(?![a-z])",
                       re.IGNORECASE)

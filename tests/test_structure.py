@@ -13,14 +13,14 @@ from puzzle_engine.solving.backend import Backend
 from puzzle_engine.strategies import GenOptions
 from test_inline_plugin import ToyLatinType, hookimpl
 
-NAME = "framed_latin"
-
-
 class FramedLatin(ToyLatinType):
-    name = NAME
+    name = "framed_latin"
 
     def structure(self, params, board):
         return frozenset(range(params["size"]))  # the first row
+
+
+NAME = FramedLatin.name
 
 
 class FramedPlugin:
