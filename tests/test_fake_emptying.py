@@ -14,7 +14,7 @@ from puzzle_engine.plugins import get_host
 from puzzle_engine.strategies import GenOptions
 
 from fake_solver import LATIN, SUDOKU, FakeBackend, TimeOut, latin_squares, sudoku_boards
-from test_inline_plugin import TYPE, ToyLatin, ToyLatinType
+from test_inline_plugin import TYPE, ToyLatin, ToyLatinType, plugin
 
 pytestmark = pytest.mark.fast
 
@@ -187,14 +187,7 @@ class Picky(ToyLatinType):
 def picky_host(**attrs):
     host = get_host()
     picky = type("Picky", (Picky,), attrs)()
-
-    class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
-
-        @hookimpl
-        def register_puzzle_types(self, register):
-            register(picky)
-    assert host.register(Plugin(), name="picky")
+    assert host.register(plugin(lambda register: register(picky)), name="picky")
     return host, host.get_type("picky_latin")
 
 

@@ -33,7 +33,7 @@ from puzzle_engine.grading import GradeOptions
 from puzzle_engine.plugins import get_host
 from puzzle_engine.solving.backend import Backend
 from shape_plugins.dominoes import DominoPacking
-from test_inline_plugin import ToyLatinType, is_latin, without
+from test_inline_plugin import ToyLatinType, is_latin, plugin, without
 
 SOLVERS = ("gecode", "chuffed")
 ROOKS, DOMINOES, RIDDLE = "peaceful_rooks", "domino_packing", "arithmetic_riddle"
@@ -521,15 +521,7 @@ LATIN_SEED = 3  # first a refused board, then a refused finished puzzle (asserte
 def test_emptying_retries_are_reproducible_and_counted():
     host = get_host()
     fussy = FussyLatin()
-
-    class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
-
-        @hookimpl
-        def register_puzzle_types(self, register):
-            register(fussy)
-
-    assert host.register(Plugin(), name="fussy")
+    assert host.register(plugin(lambda register: register(fussy)), name="fussy")
     engines = {s: Engine(host, Backend(s)) for s in SOLVERS}
     try:
         ptype = host.get_type("fussy_latin")
