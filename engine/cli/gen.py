@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from .. import batch_file, calls, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge, search
@@ -148,7 +149,7 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
             flag = p.flag + ("" if p.type is bool else " VALUE")
             if p.type is bool and p.negative:
                 flag += f" / --{p.negative}"
-            table.add_row(flag, f"{p.help}{default}")
+            table.add_row(Text(flag), Text(f"{p.help}{default}"))  # no markup: "[default: 1]"
         out_console.print(table)
     out_console.print(f"Puzzles of '{ptype.name}' are judged by the criterion '{ptype.criterion}' "
                       f"and graded by '{ptype.grader}'.", markup=False)
