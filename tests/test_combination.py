@@ -9,6 +9,7 @@ search prunes on it.
 import itertools
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -195,6 +196,51 @@ def test_swapping_identical_pieces_and_colours_together(combo):
     found = placements((".#..#", "#####"), read_pieces("1 rook a, 1 rook b"))
     assert len(classes(found, read_pieces("1 rook a, 1 rook b"))) == 2
     assert judge(combo, "gecode", text).accepted is False
+
+
+def random_level(rng):
+    """A small random level: a 3x3 or 3x4 board of empty squares, walls and holes, and
+    three to five pieces of two or three colours."""
+    h, w = 3, rng.choice((3, 4))
+    board = ["".join(rng.choice("....#o") for _ in range(w)) for _ in range(h)]
+    colours = "abc"[:rng.choice((2, 3))]
+    pieces = {}
+    for _ in range(rng.randint(3, min(5, sum(r.count(".") for r in board)))):
+        kind = (rng.choice(colours), rng.choice(("rook", "bishop", "queen")))
+        pieces[kind] = pieces.get(kind, 0) + 1
+    text = ", ".join(f"{n} {attack} {colour}" for (colour, attack), n in pieces.items())
+    return board, text
+
+
+SEEDS = range(20)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_levels_count_as_brute_force(combo, seed):
+    """On random small levels (some with colours of identical piece sets, as the seeds
+    below include), the criterion counts the solutions and the classes modulo the
+    symmetry that brute force counts."""
+    board, text = random_level(random.Random(seed))
+    pieces = read_pieces(text)
+    found = placements(board, pieces)
+    verdict = judge(combo, ("gecode", "chuffed")[seed % 2], f"{text}: {'/'.join(board)}")
+    n = len(classes(found, pieces))
+    assert verdict.fields == {"solutions": len(found), "classes": n}
+    assert verdict.accepted is (n == 1)
+
+
+def test_random_levels_include_swappable_colours():
+    """The seeds of the test above include levels where a swap of colours merges
+    solutions (one of them unique only thanks to the swap) and unsolvable levels, so the
+    symmetry is exercised and not only plain counting."""
+    counts = []
+    for seed in SEEDS:
+        board, text = random_level(random.Random(seed))
+        found = placements(board, read_pieces(text))
+        counts.append((len(found), len(classes(found, read_pieces(text)))))
+    assert sum(n > k for n, k in counts) >= 2
+    assert any(n > 1 and k == 1 for n, k in counts)
+    assert any(n == 0 for n, k in counts)
 
 
 # -- generation -----------------------------------------------------------------------------
