@@ -13,7 +13,6 @@ colour letter); the rows follow, ``.`` empty, ``#`` wall, ``o`` hole. The one-li
 format is ``2 rook a, 1 queen b: ..#./o.../....``. In a solution, every square is two
 letters: ``aR`` a rook of colour a (``B`` bishop, ``Q`` queen), ``..``, ``##``, ``oo``.
 """
-import itertools
 import re
 from importlib.resources import files
 from typing import NamedTuple
@@ -123,15 +122,21 @@ def piece_sets(pieces):
     return {c: tuple(sorted(s)) for c, s in sets.items()}
 
 
-def colour_swaps(pieces):
-    """Every colour renaming that keeps the piece sets: permutations within each group of
-    colours whose piece sets are identical, as dicts colour -> colour."""
-    groups = {}
-    for colour, pset in sorted(piece_sets(pieces).items()):
-        groups.setdefault(pset, []).append(colour)
-    groups = list(groups.values())
-    for perms in itertools.product(*(itertools.permutations(g) for g in groups)):
-        yield {old: new for g, p in zip(groups, perms) for old, new in zip(g, p)}
+def renaming(solution):
+    """The canonical renaming of a solution's colours: within each group of colours whose
+    piece sets are identical, colours are renamed in the order their first piece appears
+    (row by row) to the group's colours in increasing order. Two solutions that differ by
+    swapping such colours get the same renamed solution."""
+    pieces = merged(Piece(1, v // 4, ATTACKS[v % 4 - 1]) for v in solution if v > 0)
+    sets = piece_sets(pieces)
+    free = {}
+    for colour in sorted(sets):
+        free.setdefault(sets[colour], []).append(colour)
+    names = {}
+    for v in solution:
+        if v > 0 and v // 4 not in names:
+            names[v // 4] = free[sets[v // 4]].pop(0)
+    return names
 
 
 class Combination(PuzzleType, Growing):
@@ -233,11 +238,9 @@ class Combination(PuzzleType, Growing):
         # Every solution of a level places the same pieces, so the piece sets, and with
         # them the colours that may be swapped, are read off the solution itself. Pieces
         # of one colour and attack are interchangeable already (a square shows only
-        # which colour and attack stands on it); the key is the least image under the
-        # colour renamings that keep the piece sets.
-        pieces = merged(Piece(1, v // 4, ATTACKS[v % 4 - 1]) for v in solution if v > 0)
-        return min(tuple(4 * swap[v // 4] + v % 4 if v > 0 else v for v in solution)
-                   for swap in colour_swaps(pieces))
+        # which colour and attack stands on it).
+        names = renaming(solution)
+        return tuple(4 * names[v // 4] + v % 4 if v > 0 else v for v in solution)
 
     def implied_constraints(self, params):
         # The paper's global cardinality constraint: the squares hold each type's count.
