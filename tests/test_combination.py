@@ -310,6 +310,9 @@ BAD = [
     ("1 knight a, 1 rook b: ..../....", "piece type 1: unknown attack 'knight'"),
     ("1 rook a, 1 rook z: ..../....", "piece type 2: unknown colour 'z'"),
     ("1 rook a, 1 rook b: ..../...", "row 2 has 3 squares, expected 4"),
+    ('{"board": ["..", ".x"], "pieces": "1 rook a, 1 rook b", "params": {"width": 2, '
+     '"height": 2}}', "row 2, column 2: unknown square 'x'"),
+    ('{"board": ["..", ".."], "pieces": 3}', "field 'pieces' must be a string"),
 ]
 
 
