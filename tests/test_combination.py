@@ -247,7 +247,7 @@ def test_random_levels_include_swappable_colours():
 GEN = ("--width", 4, "--height", 3)
 
 
-def check_level(record):
+def check_level(record, colours="ab"):
     """The level of a record is unique modulo the symmetry by brute force, and its
     solution is one of the placements."""
     pieces = read_pieces(record["pieces"])
@@ -255,7 +255,7 @@ def check_level(record):
     assert len(classes(found, pieces)) == 1
     assert read_solution(record["solution"]) in found
     assert record["classes"] == 1 and record["solutions"] == len(found)
-    assert {colour for _, colour, _ in pieces} == {"a", "b"}  # every colour placed
+    assert {colour for _, colour, _ in pieces} == set(colours)  # every colour placed
 
 
 @pytest.fixture(scope="module")
@@ -280,6 +280,17 @@ def test_gen_is_unique_and_reproducible(combo, record):
     other = engines["chuffed"].generate(ptype, params, 3).puzzle.to_json(ptype)
     assert other["board"] != record["board"] or other["pieces"] != record["pieces"]
     check_level(other)
+
+
+def test_gen_three_colours_count_two(tmp_path):
+    """gen --colours 3 --count 2 makes two levels (seeds 1 and 2), each unique modulo
+    the symmetry by brute force, with all three colours on the board."""
+    out = ok(cli(tmp_path, "gen", NAME, *GEN, "--colours", 3, "--count", 2, "--seed", 1,
+                 "--format", "json"))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["seed"] for r in records] == [1, 2]
+    for r in records:
+        check_level(r, "abc")
 
 
 def test_check_solve_grade_on_gen_output(tmp_path, record):
