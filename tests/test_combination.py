@@ -174,6 +174,24 @@ def test_a_piece_between_two_enemies_blocks(combo):
                                       (("b", "B"), ("a", "B"), ("a", "R"))]
 
 
+@pytest.mark.parametrize("text", ["1 rook a, 1 bishop a, 1 bishop b: .../###",
+                                  "2 queen a, 1 bishop b, 2 rook b: ..o./.#../...."])
+def test_the_implied_gcc_keeps_the_solutions(combo, text):
+    """The grader's implied constraint (the global cardinality constraint) leaves the
+    solutions as they are; the text and one-line formats read back to the same level."""
+    ptype, engines = combo
+    parsed = ptype.parse({}, text)
+    params, level = parsed.params, parsed.instance
+    gcc = ptype.implied_constraints(params)
+    assert "global_cardinality" in gcc
+    _, plain = engines["gecode"].solve(ptype, params, level, nr_solutions=0)
+    _, strengthened = engines["gecode"].solve(ptype, params, level, nr_solutions=0, extra=(gcc,))
+    assert plain and sorted(plain) == sorted(strengthened)
+    for fmt in ("text", "line"):
+        again = ptype.parse({}, ptype.format(params, level, fmt))
+        assert (again.params, again.instance) == (params, level)
+
+
 # -- uniqueness modulo the symmetry ---------------------------------------------------------
 def test_a_swap_of_identical_colours_is_one_solution(combo):
     """Two solutions that differ only by swapping colours a and b (both hold one rook):
