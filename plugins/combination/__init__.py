@@ -1,0 +1,328 @@
+"""The built-in Combination plugin (paper 002): pieces of several colours on a board of
+empty squares, walls and holes, placed so that no piece is attacked by a piece of another
+colour. A piece attacks along rows and columns (rook), diagonals (bishop) or both
+(queen); its rays stop at the first wall or piece, and pass over holes.
+
+A level is grown (strategy ``growing``): a random board of walls and holes, then one
+piece more at a time while the level still has a placement. A level is kept when its
+placements are all the same up to swapping colours whose piece sets are identical
+(criterion ``unique-modulo-symmetry``, through ``solution_key``).
+
+Text: the first line lists the piece types, ``2 rook a, 1 queen b`` (count, attack,
+colour letter); the rows follow, ``.`` empty, ``#`` wall, ``o`` hole. The one-line
+format is ``2 rook a, 1 queen b: ..#./o.../....``. In a solution, every square is two
+letters: ``aR`` a rook of colour a (``B`` bishop, ``Q`` queen), ``..``, ``##``, ``oo``.
+"""
+import re
+from importlib.resources import files
+from typing import NamedTuple
+
+from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
+
+PUZZLE_ENGINE_CONTRACT = 2
+
+EMPTY, WALL, HOLE = 0, 1, 2
+SQUARE = {EMPTY: ".", WALL: "#", HOLE: "o"}
+READ_SQUARE = {v: k for k, v in SQUARE.items()}
+ATTACKS = ("rook", "bishop", "queen")
+COLOURS = "abcdefgh"
+
+
+class Piece(NamedTuple):
+    """A piece type: how many pieces, their colour (1 for 'a'), their attack."""
+
+    count: int
+    colour: int
+    attack: str
+
+
+class Level(NamedTuple):
+    """A puzzle: the board (``EMPTY``, ``WALL`` or ``HOLE`` per square, row by row) and
+    the piece types to place."""
+
+    width: int
+    height: int
+    board: tuple[int, ...]
+    pieces: tuple[Piece, ...]
+
+
+def rows_text(board, width):
+    """The board as a list of row strings."""
+    return ["".join(SQUARE[v] for v in board[r:r + width]) for r in range(0, len(board), width)]
+
+
+def piece_symbol(v):
+    """A solution's square as two letters: ``aR`` a rook of colour a (``B`` bishop, ``Q``
+    queen), ``..`` empty, ``##`` a wall, ``oo`` a hole."""
+    shown = {-1: "##", -2: "oo", 0: ".."}
+    return shown[v] if v <= 0 else COLOURS[v // 4 - 1] + "RBQ"[v % 4 - 1]
+
+
+def solution_rows(solution, width):
+    """A solution (``-1`` wall, ``-2`` hole, 0 empty, ``4 * colour + attack`` a piece,
+    attack 1 rook, 2 bishop, 3 queen) as row strings of two-letter squares."""
+    return [" ".join(piece_symbol(v) for v in solution[r:r + width])
+            for r in range(0, len(solution), width)]
+
+
+def pieces_text(pieces):
+    return ", ".join(f"{p.count} {p.attack} {COLOURS[p.colour - 1]}" for p in pieces)
+
+
+def read_pieces(text):
+    """Piece types from ``2 rook a, 1 queen b``; a bad one is one line naming it."""
+    pieces = []
+    for n, part in enumerate(text.split(","), 1):
+        words = part.split()
+        if len(words) != 3:
+            raise PuzzleInputError(f"piece type {n} {part.strip()!r}: expected 'COUNT ATTACK "
+                                   "COLOUR', e.g. '2 rook a'")
+        count, attack, colour = words
+        if not count.isdigit() or int(count) < 1:
+            raise PuzzleInputError(f"piece type {n}: bad count {count!r} (expected 1 or more)")
+        if attack not in ATTACKS:
+            raise PuzzleInputError(f"piece type {n}: unknown attack {attack!r} (expected "
+                                   f"{', '.join(ATTACKS)})")
+        if len(colour) != 1 or colour not in COLOURS:
+            raise PuzzleInputError(f"piece type {n}: unknown colour {colour!r} (expected a "
+                                   f"letter from {COLOURS[0]} to {COLOURS[-1]})")
+        pieces.append(Piece(int(count), COLOURS.index(colour) + 1, attack))
+    return merged(pieces)
+
+
+def merged(pieces):
+    """The piece types with those of one colour and attack added together."""
+    out = {}
+    for p in pieces:
+        key = (p.colour, p.attack)
+        out[key] = out[key]._replace(count=out[key].count + p.count) if key in out else p
+    return tuple(out.values())
+
+
+def read_rows(rows):
+    """A flat board from row strings; a bad symbol or a ragged row is one line naming it."""
+    width = len(rows[0])
+    board = []
+    for r, row in enumerate(rows, 1):
+        if len(row) != width:
+            raise PuzzleInputError(f"row {r} has {len(row)} squares, expected {width}")
+        for c, ch in enumerate(row, 1):
+            if ch not in READ_SQUARE:
+                raise PuzzleInputError(f"row {r}, column {c}: unknown square {ch!r} "
+                                       "(expected . empty, # wall or o hole)")
+            board.append(READ_SQUARE[ch])
+    return width, tuple(board)
+
+
+def piece_sets(pieces):
+    """Each colour's piece set, as a sorted tuple of (attack, count)."""
+    sets = {}
+    for p in pieces:
+        sets.setdefault(p.colour, []).append((p.attack, p.count))
+    return {c: tuple(sorted(s)) for c, s in sets.items()}
+
+
+def renaming(solution):
+    """The canonical renaming of a solution's colours: within each group of colours whose
+    piece sets are identical, colours are renamed in the order their first piece appears
+    (row by row) to the group's colours in increasing order. Two solutions that differ by
+    swapping such colours get the same renamed solution."""
+    pieces = merged(Piece(1, v // 4, ATTACKS[v % 4 - 1]) for v in solution if v > 0)
+    sets = piece_sets(pieces)
+    free = {}
+    for colour in sorted(sets):
+        free.setdefault(sets[colour], []).append(colour)
+    names = {}
+    for v in solution:
+        if v > 0 and v // 4 not in names:
+            names[v // 4] = free[sets[v // 4]].pop(0)
+    return names
+
+
+class Combination(PuzzleType, Growing):
+    name = "combination"
+    description = ("Combination: place pieces of several colours so that no piece is "
+                   "attacked by another colour (walls and pieces stop rays, holes do not).")
+    params = (
+        Param("width", int, 5, "columns of the board (2 to 12)"),
+        Param("height", int, 5, "rows of the board (2 to 12)"),
+        Param("colours", int, 2, "colours of pieces (2 to 8)"),
+        Param("walls", int, None, "walls on a random board (default: a sixth of the squares)"),
+        Param("holes", int, None, "holes on a random board (default: a tenth of the squares)"),
+        Param("attacks", str, "rook,bishop,queen", "attacks a grown piece may have"),
+    )
+    models = (files("puzzle_engine_models") / "combination.mzn",)
+    decision = "cell"
+    strategy = "growing"
+    criterion = "unique-modulo-symmetry"
+
+    def check_params(self, params):
+        out = {}
+        for name in ("width", "height"):
+            v = params[name]
+            if isinstance(v, bool) or not isinstance(v, int) or not 2 <= v <= 12:
+                raise PuzzleInputError(f"bad --{name} {v!r}: expected 2 to 12")
+            out[name] = v
+        colours = params["colours"]
+        if isinstance(colours, bool) or not isinstance(colours, int) or \
+                not 2 <= colours <= len(COLOURS):
+            raise PuzzleInputError(f"bad --colours {colours!r}: expected 2 to {len(COLOURS)}")
+        out["colours"] = colours
+        area = out["width"] * out["height"]
+        for name, default in (("walls", area // 6), ("holes", area // 10)):
+            v = default if params[name] is None else params[name]
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= area:
+                raise PuzzleInputError(f"bad --{name} {v!r}: expected 0 to {area}")
+            out[name] = v
+        if out["walls"] + out["holes"] > area - 2:
+            raise PuzzleInputError(f"--walls {out['walls']} and --holes {out['holes']} leave "
+                                   f"fewer than 2 of the {area} squares empty")
+        attacks = params["attacks"]
+        if isinstance(attacks, (list, tuple)):
+            attacks = ",".join(attacks)
+        names = [a.strip() for a in str(attacks).split(",") if a.strip()]
+        for a in names:
+            if a not in ATTACKS:
+                raise PuzzleInputError(f"bad --attacks: unknown attack {a!r} (expected "
+                                       f"{', '.join(ATTACKS)})")
+        if not names:
+            raise PuzzleInputError("bad --attacks: name at least one of rook, bishop, queen")
+        out["attacks"] = ",".join(a for a in ATTACKS if a in names)
+        return out
+
+    # -- growing ------------------------------------------------------------------------
+    def random_base(self, params, rng):
+        w, h = params["width"], params["height"]
+        squares = rng.sample(range(w * h), params["walls"] + params["holes"])
+        walls = set(squares[:params["walls"]])
+        holes = set(squares[params["walls"]:])
+        board = tuple(WALL if i in walls else HOLE if i in holes else EMPTY
+                      for i in range(w * h))
+        return Level(w, h, board, ())
+
+    def grow(self, params, instance, rng):
+        if sum(p.count for p in instance.pieces) >= instance.board.count(EMPTY):
+            return []
+        options = [(c, a) for c in range(1, params["colours"] + 1)
+                   for a in params["attacks"].split(",")]
+        rng.shuffle(options)
+        grown = []
+        for colour, attack in options:
+            pieces = list(instance.pieces)
+            for n, p in enumerate(pieces):
+                if (p.colour, p.attack) == (colour, attack):
+                    pieces[n] = p._replace(count=p.count + 1)
+                    break
+            else:
+                pieces.append(Piece(1, colour, attack))
+            grown.append(instance._replace(pieces=tuple(pieces)))
+        return grown
+
+    def complete(self, params, instance):
+        return {p.colour for p in instance.pieces} == set(range(1, params["colours"] + 1))
+
+    # -- solving ------------------------------------------------------------------------
+    def to_data(self, params, instance, solver):
+        w = instance.width
+        return {"w": w, "h": instance.height, "K": len(instance.pieces),
+                "square": [list(instance.board[r:r + w])
+                           for r in range(0, len(instance.board), w)],
+                "count": [p.count for p in instance.pieces],
+                "colour": [p.colour for p in instance.pieces],
+                "attack": [ATTACKS.index(p.attack) + 1 for p in instance.pieces]}
+
+    def from_solution(self, params, values):
+        return tuple(int(v) for row in values[self.decision] for v in row)
+
+    def solution_key(self, params, solution):
+        # Every solution of a level places the same pieces, so the piece sets, and with
+        # them the colours that may be swapped, are read off the solution itself. Pieces
+        # of one colour and attack are interchangeable already (a square shows only
+        # which colour and attack stands on it).
+        names = renaming(solution)
+        return tuple(4 * names[v // 4] + v % 4 if v > 0 else v for v in solution)
+
+    def implied_constraints(self, params):
+        # The paper's global cardinality constraint: the squares hold each type's count.
+        return ("constraint global_cardinality(array1d(cell), "
+                "[4 * colour[k] + attack[k] | k in 1..K], count);")
+
+    def search_variables(self, params, instance):
+        return [i for i, v in enumerate(instance.board) if v == EMPTY]
+
+    def features(self, params, instance, solution, checker):
+        return {"squares": float(instance.board.count(EMPTY)),
+                "pieces": float(sum(p.count for p in instance.pieces)),
+                "types": float(len(instance.pieces))}
+
+    # -- reading and writing ------------------------------------------------------------
+    def to_json(self, params, instance, solution):
+        record = {"board": rows_text(instance.board, instance.width),
+                  "pieces": pieces_text(instance.pieces)}
+        if solution is not None:
+            record["solution"] = solution_rows(solution, instance.width)
+        return record
+
+    def from_json(self, params, record):
+        board, pieces = record.get("board"), record.get("pieces")
+        if not isinstance(board, list) or not board or \
+                not all(isinstance(r, str) for r in board):
+            raise PuzzleInputError("field 'board' must be a list of row strings")
+        if not isinstance(pieces, str):
+            raise PuzzleInputError("field 'pieces' must be a string like '2 rook a, 1 queen b'")
+        return self._level(params, pieces, board).instance
+
+    def format(self, params, instance, fmt):
+        head = pieces_text(instance.pieces)
+        rows = rows_text(instance.board, instance.width)
+        return f"{head}: {'/'.join(rows)}" if fmt == "line" else "\n".join([head, *rows])
+
+    def format_solution(self, params, solution, fmt):
+        rows = solution_rows(solution, params["width"])
+        return "/".join(rows) if fmt == "line" else "\n".join(rows)
+
+    def parse(self, params, text):
+        text = text.strip()
+        if text and ":" in text.splitlines()[0]:
+            head, _, body = text.partition(":")
+        else:
+            head, _, body = text.partition("\n")
+        rows = [r.strip() for r in re.split(r"[/\n]", body) if r.strip()]
+        return self._level(params, head, rows)
+
+    def _level(self, params, head, rows):
+        if not head.strip():
+            raise PuzzleInputError("a combination level starts with its pieces, e.g. "
+                                   "'2 rook a, 1 queen b'")
+        pieces = read_pieces(head)
+        if not rows:
+            raise PuzzleInputError("the level has no board rows")
+        width, board = read_rows(rows)
+        height = len(rows)
+        total, empty = sum(p.count for p in pieces), board.count(EMPTY)
+        if total > empty:
+            raise PuzzleInputError(f"{total} pieces cannot stand on {empty} empty squares")
+        raw = {"width": width, "height": height,
+               "colours": max(2, max(p.colour for p in pieces)),
+               "walls": board.count(WALL), "holes": board.count(HOLE),
+               "attacks": (params or {}).get("attacks") or "rook,bishop,queen"}
+        for name in ("width", "height"):
+            given = (params or {}).get(name)
+            if given is not None and given != raw[name]:
+                raise PuzzleInputError(f"the board has {raw[name]} "
+                                       f"{'columns' if name == 'width' else 'rows'}, not "
+                                       f"{given} (--{name})")
+        given = (params or {}).get("colours")
+        if given is not None:
+            if raw["colours"] > given:
+                raise PuzzleInputError(f"a piece has colour "
+                                       f"{COLOURS[raw['colours'] - 1]!r}, beyond --colours "
+                                       f"{given}")
+            raw["colours"] = given
+        canonical = self.check_params(raw)
+        return Parsed(canonical, Level(width, height, board, pieces))
+
+
+@hookimpl
+def register_puzzle_types(register):
+    register(Combination())

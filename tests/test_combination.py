@@ -1,0 +1,353 @@
+"""The built-in Combination plugin (paper 002) on the real solvers.
+
+Every verdict here is checked against a brute-force enumerator written in this file with
+no code of the plugin: it places the pieces square by square, row by row, and walks the
+rays itself. Since squares are filled in order, two placed pieces in line have every
+square between them decided already, so a conflict among placed pieces is final and the
+search prunes on it.
+"""
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from puzzle_engine.engine import Engine
+from puzzle_engine.solving.backend import Backend
+
+NAME = "combination"
+ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+LINES = {"R": ORTHOGONAL, "B": DIAGONAL, "Q": ORTHOGONAL + DIAGONAL}
+
+
+def read_pieces(text):
+    """``2 rook a, 1 queen b`` as [(2, 'a', 'R'), (1, 'b', 'Q')]."""
+    out = []
+    for part in text.split(","):
+        count, attack, colour = part.split()
+        out.append((int(count), colour, attack[0].upper()))
+    return out
+
+
+def placements(board, pieces):
+    """Every placement of ``pieces`` on ``board`` (rows of '.', '#', 'o') with no piece
+    attacked by another colour, each as a tuple of squares: ``None`` or (colour, attack)."""
+    h, w = len(board), len(board[0])
+    kinds = [(colour, attack) for _, colour, attack in pieces]
+    left = [count for count, _, _ in pieces]
+    grid = [[None] * w for _ in range(h)]
+    found = []
+
+    def first_piece_back(r, c, dr, dc):
+        r, c = r + dr, c + dc
+        while 0 <= r < h and 0 <= c < w and board[r][c] != "#":
+            if grid[r][c] is not None:
+                return grid[r][c]
+            r, c = r + dr, c + dc
+        return None
+
+    def safe(r, c, kind):
+        for dr, dc in ORTHOGONAL + DIAGONAL:
+            if (dr, dc) > (0, 0):  # only look back at squares already decided
+                continue
+            other = first_piece_back(r, c, dr, dc)
+            if other is None or other[0] == kind[0]:
+                continue
+            if (dr, dc) in LINES[kind[1]] or (dr, dc) in LINES[other[1]]:
+                return False
+        return True
+
+    def place(i):
+        if i == h * w:
+            if not any(left):
+                found.append(tuple(v for row in grid for v in row))
+            return
+        if sum(left) > h * w - i:
+            return
+        r, c = divmod(i, w)
+        place(i + 1)
+        if board[r][c] != ".":
+            return
+        for k, kind in enumerate(kinds):
+            if left[k] and safe(r, c, kind):
+                grid[r][c], left[k] = kind, left[k] - 1
+                place(i + 1)
+                grid[r][c], left[k] = None, left[k] + 1
+
+    place(0)
+    return found
+
+
+def classes(found, pieces):
+    """The placements up to renaming colours whose piece sets are identical."""
+    sets = {}
+    for count, colour, attack in pieces:
+        sets.setdefault(colour, set()).add((count, attack))
+    colours = sorted(sets)
+    renamings = [dict(zip(colours, p)) for p in itertools.permutations(colours)
+                 if all(sets[a] == sets[b] for a, b in zip(colours, p))]
+    return {min((tuple(None if v is None else (ren[v[0]], v[1]) for v in f) for ren in renamings),
+                key=repr) for f in found}
+
+
+def read_solution(rows):
+    """A solution's rows ('aR .. ## oo') as a tuple like ``placements`` gives."""
+    return tuple(None if s in ("..", "##", "oo") else (s[0], s[1])
+                 for row in rows for s in row.split())
+
+
+def cli(tmp_path, *args):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PUZZLE_ENGINE_PLUGINS", "PUZZLE_ENGINE_SOLVER", "PUZZLE_ENGINE_DEBUG")}
+    return subprocess.run([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
+                           *map(str, args)], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300)
+
+
+def ok(proc, code=0):
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def combo(host):
+    engines = {"gecode": Engine(host, Backend("gecode")),
+               "chuffed": Engine(host, Backend("chuffed"))}
+    try:
+        yield host.get_type(NAME), engines
+    finally:
+        for engine in engines.values():
+            engine.close()
+
+
+def judge(combo, solver, text):
+    ptype, engines = combo
+    engine = engines[solver]
+    parsed = ptype.parse({}, text)
+    return engine.criterion(ptype).judge(engine, ptype, parsed.params, parsed.instance)
+
+
+def solutions(combo, solver, text):
+    """Every solution the solver finds, as tuples like ``placements`` gives."""
+    ptype, engines = combo
+    parsed = ptype.parse({}, text)
+    _, found = engines[solver].solve(ptype, parsed.params, parsed.instance, nr_solutions=0)
+    return sorted((read_solution(ptype.format_solution(parsed.params, s, "text").splitlines())
+                  for s in found), key=repr)
+
+
+# -- the rules ------------------------------------------------------------------------------
+RULES = [
+    # two enemy rooks on a line: a wall between them stops the rays, a hole does not
+    ("1 rook a, 1 rook b", (".#.", "###"), 2),
+    ("1 rook a, 1 rook b", (".o.", "###"), 0),
+    # a rook and an enemy bishop on a line: the rook attacks it ...
+    ("1 rook a, 1 bishop b", ("...", "###"), 0),
+    # ... unless a piece stands between them (a bishop of the rook's colour, not attacked
+    # by the enemy bishop along a row): it blocks the rook's ray
+    ("1 rook a, 1 bishop a, 1 bishop b", ("...", "###"), 2),
+    # bishops and queens attack along diagonals, over holes, up to a wall
+    ("1 bishop a, 1 queen b", (".#", "#."), 0),
+    ("1 bishop a, 1 rook b", (".o.", "o.o", "..#"), None),
+]
+
+
+@pytest.mark.parametrize("pieces, board, expected", RULES)
+@pytest.mark.parametrize("solver", ["gecode", "chuffed"])
+def test_rules_match_brute_force(combo, solver, pieces, board, expected):
+    """The model's placements are the brute-force placements, on both solvers."""
+    found = sorted(placements(board, read_pieces(pieces)), key=repr)
+    if expected is not None:
+        assert len(found) == expected
+    assert solutions(combo, solver, f"{pieces}: {'/'.join(board)}") == found
+
+
+def test_a_piece_between_two_enemies_blocks(combo):
+    """With the bishop of colour a between them, the rook a and the bishop b stand on one
+    row: in both placements the bishop a is in the middle."""
+    found = solutions(combo, "gecode", "1 rook a, 1 bishop a, 1 bishop b: .../###")
+    assert [f[:3] for f in found] == [(("a", "R"), ("a", "B"), ("b", "B")),
+                                      (("b", "B"), ("a", "B"), ("a", "R"))]
+
+
+@pytest.mark.parametrize("text", ["1 rook a, 1 bishop a, 1 bishop b: .../###",
+                                  "2 queen a, 1 bishop b, 2 rook b: ..o./.#../...."])
+def test_the_implied_gcc_keeps_the_solutions(combo, text):
+    """The grader's implied constraint (the global cardinality constraint) leaves the
+    solutions as they are; the text and one-line formats read back to the same level."""
+    ptype, engines = combo
+    parsed = ptype.parse({}, text)
+    params, level = parsed.params, parsed.instance
+    gcc = ptype.implied_constraints(params)
+    assert "global_cardinality" in gcc
+    _, plain = engines["gecode"].solve(ptype, params, level, nr_solutions=0)
+    _, strengthened = engines["gecode"].solve(ptype, params, level, nr_solutions=0, extra=(gcc,))
+    assert plain and sorted(plain) == sorted(strengthened)
+    for fmt in ("text", "line"):
+        again = ptype.parse({}, ptype.format(params, level, fmt))
+        assert (again.params, again.instance) == (params, level)
+
+
+# -- uniqueness modulo the symmetry ---------------------------------------------------------
+def test_a_swap_of_identical_colours_is_one_solution(combo):
+    """Two solutions that differ only by swapping colours a and b (both hold one rook):
+    unique. The same board with a rook and a bishop: two different solutions."""
+    for solver in ("gecode", "chuffed"):
+        verdict = judge(combo, solver, "1 rook a, 1 rook b: .#./###")
+        assert verdict.accepted is True and verdict.fields == {"solutions": 2, "classes": 1}
+        verdict = judge(combo, solver, "1 rook a, 1 bishop b: .#./###")
+        assert verdict.accepted is False and verdict.fields["classes"] == 2
+
+
+def test_swapping_identical_pieces_and_colours_together(combo):
+    """Two rooks of each colour: the pieces of one colour are interchangeable and the
+    colours may be swapped; a truly different placement is still told apart."""
+    text = "2 rook a, 2 rook b: ..#../#####"
+    found = placements(("..#..", "#####"), read_pieces("2 rook a, 2 rook b"))
+    assert len(found) == 2 and len(classes(found, read_pieces("2 rook a, 2 rook b"))) == 1
+    assert judge(combo, "gecode", text).accepted is True
+    text = "1 rook a, 1 rook b: .#..#/#####"
+    found = placements((".#..#", "#####"), read_pieces("1 rook a, 1 rook b"))
+    assert len(classes(found, read_pieces("1 rook a, 1 rook b"))) == 2
+    assert judge(combo, "gecode", text).accepted is False
+
+
+def random_level(rng):
+    """A small random level: a 3x3 or 3x4 board of empty squares, walls and holes, and
+    three to five pieces of two or three colours."""
+    h, w = 3, rng.choice((3, 4))
+    board = ["".join(rng.choice("....#o") for _ in range(w)) for _ in range(h)]
+    colours = "abc"[:rng.choice((2, 3))]
+    pieces = {}
+    for _ in range(rng.randint(3, min(5, sum(r.count(".") for r in board)))):
+        kind = (rng.choice(colours), rng.choice(("rook", "bishop", "queen")))
+        pieces[kind] = pieces.get(kind, 0) + 1
+    text = ", ".join(f"{n} {attack} {colour}" for (colour, attack), n in pieces.items())
+    return board, text
+
+
+SEEDS = range(20)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_levels_count_as_brute_force(combo, seed):
+    """On random small levels (some with colours of identical piece sets, as the seeds
+    below include), the criterion counts the solutions and the classes modulo the
+    symmetry that brute force counts."""
+    board, text = random_level(random.Random(seed))
+    pieces = read_pieces(text)
+    found = placements(board, pieces)
+    verdict = judge(combo, ("gecode", "chuffed")[seed % 2], f"{text}: {'/'.join(board)}")
+    n = len(classes(found, pieces))
+    assert verdict.fields == {"solutions": len(found), "classes": n}
+    assert verdict.accepted is (n == 1)
+
+
+def test_random_levels_include_swappable_colours():
+    """The seeds of the test above include levels where a swap of colours merges
+    solutions (one of them unique only thanks to the swap) and unsolvable levels, so the
+    symmetry is exercised and not only plain counting."""
+    counts = []
+    for seed in SEEDS:
+        board, text = random_level(random.Random(seed))
+        found = placements(board, read_pieces(text))
+        counts.append((len(found), len(classes(found, read_pieces(text)))))
+    assert sum(n > k for n, k in counts) >= 2
+    assert any(n > 1 and k == 1 for n, k in counts)
+    assert any(n == 0 for n, k in counts)
+
+
+# -- generation -----------------------------------------------------------------------------
+GEN = ("--width", 4, "--height", 3)
+
+
+def check_level(record, colours="ab"):
+    """The level of a record is unique modulo the symmetry by brute force, and its
+    solution is one of the placements."""
+    pieces = read_pieces(record["pieces"])
+    found = placements(record["board"], pieces)
+    assert len(classes(found, pieces)) == 1
+    assert read_solution(record["solution"]) in found
+    assert record["classes"] == 1 and record["solutions"] == len(found)
+    assert {colour for _, colour, _ in pieces} == set(colours)  # every colour placed
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    proc = cli(tmp_path_factory.mktemp("combo"), "gen", NAME, *GEN, "--seed", 2,
+               "--format", "json")
+    (line,) = ok(proc).splitlines()
+    return json.loads(line)
+
+
+def test_gen_is_unique_and_reproducible(combo, record):
+    """gen makes a level unique modulo the symmetry (by brute force); the API makes the
+    same record from the same seed; another seed, on Chuffed, too."""
+    check_level(record)
+    ptype, engines = combo
+    engine = engines["gecode"]
+    params = engine.check_params(ptype, {"width": 4, "height": 3})
+    again = engine.generate(ptype, params, 2).puzzle.to_json(ptype)
+    record, again = dict(record), dict(again)
+    record.pop("seconds"), again.pop("seconds")
+    assert record == again
+    other = engines["chuffed"].generate(ptype, params, 3).puzzle.to_json(ptype)
+    assert other["board"] != record["board"] or other["pieces"] != record["pieces"]
+    check_level(other)
+
+
+def test_gen_three_colours_count_two(tmp_path):
+    """gen --colours 3 --count 2 makes two levels (seeds 1 and 2), each unique modulo
+    the symmetry by brute force, with all three colours on the board."""
+    out = ok(cli(tmp_path, "gen", NAME, *GEN, "--colours", 3, "--count", 2, "--seed", 1,
+                 "--format", "json"))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["seed"] for r in records] == [1, 2]
+    for r in records:
+        check_level(r, "abc")
+
+
+def test_check_solve_grade_on_gen_output(tmp_path, record):
+    """check accepts the generated record; solve places its pieces as brute force does;
+    grade measures it; the text and one-line formats read back to the same level."""
+    path = tmp_path / "level.json"
+    path.write_text(json.dumps(record) + "\n")
+    verdict = json.loads(ok(cli(tmp_path, "check", NAME, path, "--format", "json")))
+    assert (verdict["accepted"], verdict["classes"]) == (True, 1)
+
+    line = f"{record['pieces']}: {'/'.join(record['board'])}"
+    text = "\n".join([record["pieces"], *record["board"]])
+    pieces = read_pieces(record["pieces"])
+    for given in (line, text):
+        solved = ok(cli(tmp_path, "solve", NAME, given)).splitlines()
+        assert read_solution(solved) in placements(record["board"], pieces)
+    assert ok(cli(tmp_path, "gen", NAME, *GEN, "--seed", 2, "--format", "line")).strip() == line
+    grade = json.loads(ok(cli(tmp_path, "grade", NAME, path, "--runs", 3, "--format", "json")))
+    # the strengthened pass (with the global cardinality constraint) ran first
+    assert grade["runs"] == 3 and grade["strengthened"]["runs"] == 3
+    assert grade["strengthened"]["mean_nodes"] >= 1
+
+
+# -- bad levels -----------------------------------------------------------------------------
+BAD = [
+    ("1 rook a, 1 rook b: ..x./....", "row 1, column 3: unknown square 'x'"),
+    ("5 rook a, 4 rook b: ..../....", "9 pieces cannot stand on 8 empty squares"),
+    ("1 knight a, 1 rook b: ..../....", "piece type 1: unknown attack 'knight'"),
+    ("1 rook a, 1 rook z: ..../....", "piece type 2: unknown colour 'z'"),
+    ("1 rook a, 1 rook b: ..../...", "row 2 has 3 squares, expected 4"),
+    ('{"board": ["..", ".x"], "pieces": "1 rook a, 1 rook b", "params": {"width": 2, '
+     '"height": 2}}', "row 2, column 2: unknown square 'x'"),
+    ('{"board": ["..", ".."], "pieces": 3}', "field 'pieces' must be a string"),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD)
+def test_bad_levels_are_one_line_errors(tmp_path, text, message):
+    proc = cli(tmp_path, "check", NAME, text)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in proc.stderr
