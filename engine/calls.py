@@ -91,6 +91,22 @@ def data(ptype, params, instance, solver) -> dict[str, Any]:
     return dict(value)
 
 
+def split_data(ptype, params, instance, solver):
+    """The type's ``split_data``, checked: None, or ``(shared data, {array: ints})``."""
+    value = call(ptype, "split_data", params=params, instance=instance, solver=solver)
+    if value is None:
+        return None
+    wanted = "None or (shared data, {array name: list of integers})"
+    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Mapping)
+            and isinstance(value[1], Mapping)):
+        raise bad_result("split_data", ptype, value, wanted)
+    for name, values in value[1].items():
+        if not isinstance(name, str) or not isinstance(values, (list, tuple)) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise bad_result("split_data", ptype, value, wanted)
+    return dict(value[0]), {name: list(values) for name, values in value[1].items()}
+
+
 def text(ptype, method: str, **kwargs) -> str:
     value = call(ptype, method, **kwargs)
     if not isinstance(value, str):

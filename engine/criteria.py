@@ -117,21 +117,27 @@ class UniqueModuloSymmetry(Criterion):
     description = "all solutions are the same up to the type's symmetry (solution_key)"
 
     def judge(self, engine, ptype, params, instance, limit: int = 1) -> Verdict:
-        # Every solution is needed to know that no second class exists; stop at the
-        # first second class.
-        result, solutions = engine.solve(ptype, params, instance, nr_solutions=MAX_ENUMERATED,
-                                         goal="satisfy")
-        classes: dict[Hashable, Any] = {}
-        for s in solutions:
-            classes.setdefault(engine.key(ptype, params, s), s)
-        n = len(classes)
-        first = next(iter(classes.values()), None)
-        fields = {"solutions": len(solutions), "classes": n}
-        if n > limit:
-            return Verdict(False, n, result.status, first, fields=fields)
-        if result.status in (Status.ALL, Status.UNSAT):
-            return Verdict(n >= 1, n, result.status, first, fields=fields)
-        return Verdict(None, n, result.status, first, fields=fields)
+        # Ask for limit + 1 solutions: when the model breaks the symmetry itself, each
+        # class has one member and that settles it. Otherwise, while the solutions found
+        # fall into limit classes or fewer and more may exist, ask for eight times as
+        # many, up to MAX_ENUMERATED. "solutions" counts those found before the verdict.
+        want = limit + 1
+        while True:
+            result, solutions = engine.solve(ptype, params, instance, nr_solutions=want,
+                                             goal="satisfy")
+            classes: dict[Hashable, Any] = {}
+            for s in solutions:
+                classes.setdefault(engine.key(ptype, params, s), s)
+            n = len(classes)
+            first = next(iter(classes.values()), None)
+            fields = {"solutions": len(solutions), "classes": n}
+            if n > limit:
+                return Verdict(False, n, result.status, first, fields=fields)
+            if result.status in (Status.ALL, Status.UNSAT):
+                return Verdict(n >= 1, n, result.status, first, fields=fields)
+            if result.status != Status.SAT or len(solutions) < want or want >= MAX_ENUMERATED:
+                return Verdict(None, n, result.status, first, fields=fields)
+            want = min(want * 8, MAX_ENUMERATED)
 
 
 class UniqueOptimum(Criterion):

@@ -22,6 +22,12 @@ from .plugins import Host
 from .types import Board, Status, Transformation
 
 
+#: Models flattened from ``split_data`` kept at once (a growing level needs one).
+SPLIT_MODELS = 4
+#: "All solutions" through a flattened model: more is surely a runaway enumeration.
+MAX_SOLUTIONS = 1_000_000
+
+
 def strategy_of(host: Host, ptype: PuzzleType):
     """The strategy ``ptype`` names, checked to be one the type can use."""
     strategy = host.get("strategies", ptype.strategy, f" (named by {calls.owner(ptype)})")
@@ -38,6 +44,7 @@ class Engine:
         self.host = host
         self.backend = backend
         self._compiled: dict[str, CompiledModel] = {}
+        self._split: dict[str, CompiledModel] = {}  # split_data's models, least recent first
         self._empty_data: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
@@ -108,9 +115,37 @@ class Engine:
         ``extra`` is MiniZinc code added to the model. Returns the result (its status
         tells SAT, ALL, OPTIMAL, UNSAT and UNKNOWN apart; ``objective`` holds the
         optimum's value) and the type's solutions."""
+        if not extra and (goal == "satisfy" or not ptype.objective):
+            split = calls.split_data(ptype, params, instance, self.backend.info)
+            if split is not None:
+                result, raw = self._solve_split(ptype, *split, nr_solutions)
+                return result, [self.solution_of(ptype, params, s) for s in raw]
         result, raw = self.backend.solve(ptype, self.data(ptype, params, instance),
                                          nr_solutions, extra, goal)
         return result, [self.solution_of(ptype, params, s) for s in raw]
+
+    def _solve_split(self, ptype: PuzzleType, shared: dict[str, Any],
+                     fixed: dict[str, list[int]], nr_solutions: int):
+        """A satisfaction solve through the model flattened once with ``shared`` data
+        (``split_data``): one solver run with ``fixed`` arrays, no compile."""
+        key = json.dumps([ptype.name, ptype.plugin, shared], sort_keys=True)
+        with self._lock:
+            model = self._split.pop(key, None)
+            if model is None:
+                model = self.backend.compile(ptype, shared)
+            self._split[key] = model  # the most recent last
+            while len(self._split) > SPLIT_MODELS:
+                self._split.pop(next(iter(self._split))).close()
+        limit = nr_solutions or MAX_SOLUTIONS
+        run = model.run((0,) * model.squares, limit=limit, arrays=fixed, every=True)
+        if not run.complete:
+            status = Status.UNKNOWN
+        elif run.found == 0:
+            status = Status.UNSAT
+        else:
+            status = Status.SAT if run.found >= limit else Status.ALL
+        raw = [{ptype.decision: model.shaped(board)} for board in run.every]
+        return SolveResult(status), raw
 
     def complete(self, ptype: PuzzleType, params, board: Board) -> Board | None:
         """A solution of a grid ``board`` (the first the model's search finds), or None."""
@@ -206,6 +241,7 @@ class Engine:
         return strategy.generate(self, ptype, params, seed, options)
 
     def close(self) -> None:
-        for model in self._compiled.values():
+        for model in [*self._compiled.values(), *self._split.values()]:
             model.close()
         self._compiled.clear()
+        self._split.clear()

@@ -161,6 +161,19 @@ class PuzzleType:
         formulations by solver; most types ignore it."""
         raise NotImplementedError
 
+    def split_data(self, params: Mapping[str, Any], instance: Instance, solver
+                   ) -> tuple[Mapping[str, Any], Mapping[str, Sequence[int]]] | None:
+        """Optional, for speed: ``instance``'s data in two parts, ``(shared, fixed)``.
+        ``shared`` is MiniZinc data that many instances have in common (the board of a
+        level that grows a piece at a time); the engine flattens it once. ``fixed`` maps
+        integer variable arrays of the model (e.g. ``n``, the count of each piece type)
+        to this instance's values, fixed per solver run. The model declares them as
+        variables, equal to the data where ``to_data`` gives it whole, so both ways have
+        the same solutions. The criteria's satisfaction questions then cost one solver
+        run each and no MiniZinc compile. ``None`` (the default): every solve flattens
+        ``to_data``."""
+        return None
+
     def from_solution(self, params: Mapping[str, Any], values: Mapping[str, Any]) -> Solution:
         """A solution, from a MiniZinc solution (output variable name to value). Default:
         the decision array, flattened row by row into a tuple."""

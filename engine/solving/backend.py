@@ -309,6 +309,7 @@ class Run:
     stats: Mapping[str, float]
     first: Board | None = None
     stage: int | None = None  # with ``stages``: the least stage with a solution (None: none)
+    every: tuple[Board, ...] = ()  # with ``every``: each solution's decision array
 
 
 def _stats(stdout: str) -> dict[str, float]:
@@ -352,6 +353,7 @@ class CompiledModel:
         self._ptype_name = ptype.name
         # A name per square: a FlatZinc variable, or a literal where flattening fixed it.
         self._names = _decision_names(lines, ptype.decision, ptype.name)
+        self._shape = _output_shape(lines, ptype.decision)
         solve_at = next(i for i, ln in enumerate(lines) if ln.startswith("solve"))
         # FlatZinc declares every variable before the first constraint; run() adds its own
         # variables at that point.
@@ -372,6 +374,7 @@ class CompiledModel:
         self._solve = lines[solve_at]
         self._tail = "\n".join(lines[solve_at + 1:]) + "\n"
         self._ids = itertools.count()  # a file per run, so that threads may share the model
+        self._arrays: dict[str, list[str]] = {}  # FlatZinc names of arrays that runs fix
         # The flattened model fails outright (e.g. SAC probing refuted it).
         self.failed = any(ln.strip() == "constraint bool_eq(false,true);" for ln in lines) or \
             "=====UNSATISFIABLE=====" in stdout
@@ -394,8 +397,8 @@ class CompiledModel:
 
     def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
             stats: bool = False, solution: bool = False, differs: Board | None = None,
-            differs_at: Sequence[int] | None = None, stages: Mapping[int, int] | None = None
-            ) -> Run:
+            differs_at: Sequence[int] | None = None, stages: Mapping[int, int] | None = None,
+            arrays: Mapping[str, Sequence[int]] | None = None, every: bool = False) -> Run:
         """Run the solver with ``board``'s givens fixed.
 
         :param order: when given, the search branches on these squares in this order
@@ -412,6 +415,9 @@ class CompiledModel:
             least stage, or None when no solution differs. The squares of stages up to s
             are the empty squares of the s-th of a run of nested boards, so this finds the
             first of them with a second solution in one call.
+        :param arrays: values for other integer arrays of the model, by name: the open
+            data of a type's ``split_data``, fixed for this run only.
+        :param every: parse every solution's decision array (``Run.every``).
         """
         if len(board) != len(self._names):
             raise ValueError(f"board has {len(board)} squares, model has {len(self._names)}")
@@ -431,6 +437,8 @@ class CompiledModel:
                 decl_lines[dom[0]] = f"var {v}..{v}: {name}{dom[3]}"
             else:  # outside the domain, or a second value for the same variable: fails
                 fixes += f"constraint int_eq({name},{v});\n"
+        for name, values in (arrays or {}).items():
+            fixes += self._fixes(name, values)
         decls = ""
         solve = self._solve
         if stages is not None:
@@ -493,7 +501,28 @@ class CompiledModel:
             return Run(found, any(m in stdout for m in _MARKERS), {}, None, stage)
         complete = found >= limit or any(m in stdout for m in _MARKERS)
         first = _first_solution(stdout, self._decision) if solution and found else None
-        return Run(found, complete, _stats(stdout) if stats else {}, first)
+        boards = tuple(_solutions(stdout, self._decision)) if every else ()
+        return Run(found, complete, _stats(stdout) if stats else {}, first, every=boards)
+
+    def _fixes(self, name: str, values: Sequence[int]) -> str:
+        """FlatZinc constraints that fix the model's integer array ``name`` to ``values``."""
+        names = self._arrays.get(name)
+        if names is None:
+            names = self._arrays[name] = _decision_names(self._decls, name, self._ptype_name)
+        if len(values) != len(names):
+            raise ValueError(f"array '{name}' has {len(names)} elements, not {len(values)}")
+        out = []
+        for var, v in zip(names, values):
+            if _literal(var):  # flattening fixed it already: another value fails
+                if int(var) != v:
+                    out.append("constraint bool_eq(false,true);")
+            else:
+                out.append(f"constraint int_eq({var},{int(v)});")
+        return "".join(line + "\n" for line in out)
+
+    def shaped(self, board: Board) -> Any:
+        """A decision array as MiniZinc writes it: nested lists for 2-D and more."""
+        return _reshape(list(board), self._shape)
 
     def close(self) -> None:
         self._dir.cleanup()
@@ -535,12 +564,38 @@ def _literal(name: str) -> bool:
 
 
 def _first_solution(stdout: str, decision: str) -> Board | None:
+    return next(_solutions(stdout, decision), None)
+
+
+def _solutions(stdout: str, decision: str):
+    """Each solution's ``decision`` array, in the order the solver printed them."""
     prefix = f"{decision} = "
     for line in stdout.splitlines():
         if line.startswith(prefix) and "[" in line:
             inside = line[line.index("[") + 1:line.rindex("]")]
-            return tuple(int(v) for v in inside.split(",") if v.strip())
-    return None
+            yield tuple(int(v) for v in inside.split(",") if v.strip())
+
+
+def _output_shape(lines: list[str], decision: str) -> tuple[int, ...]:
+    """The index set sizes of the ``decision`` array's ``output_array`` annotation."""
+    pattern = re.compile(rf"^array \[[^\]]*\] of var [^:]*: {re.escape(decision)}\s*::"
+                         r".*?output_array\(\[([^\]]*)\]\)")
+    for ln in lines:
+        m = pattern.match(ln)
+        if m:
+            sizes = []
+            for part in m.group(1).split(","):
+                lo, _, hi = part.strip().partition("..")
+                sizes.append(int(hi) - int(lo) + 1)
+            return tuple(sizes)
+    return ()
+
+
+def _reshape(flat: list[Any], shape: tuple[int, ...]) -> Any:
+    if len(shape) <= 1:
+        return flat
+    step = len(flat) // shape[0]
+    return [_reshape(flat[i:i + step], shape[1:]) for i in range(0, len(flat), step)]
 
 
 def _decision_names(lines: list[str], decision: str, ptype: str) -> list[str]:

@@ -234,6 +234,19 @@ class Combination(PuzzleType, Growing):
                 "colour": [p.colour for p in instance.pieces],
                 "attack": [ATTACKS.index(p.attack) + 1 for p in instance.pieces]}
 
+    def split_data(self, params, instance, solver):
+        # A growing level keeps its board and changes its counts: flatten the board once
+        # with a slot for every colour and attack, each count open (-1), and fix the
+        # counts (the model's n) per run.
+        slots = [(c, a) for c in range(1, params["colours"] + 1) for a in range(1, 4)]
+        counts = {(p.colour, ATTACKS.index(p.attack) + 1): p.count for p in instance.pieces}
+        if not set(counts) <= set(slots):  # a colour beyond --colours: solve it whole
+            return None
+        shared = {**self.to_data(params, instance._replace(pieces=()), solver),
+                  "K": len(slots), "count": [-1] * len(slots),
+                  "colour": [c for c, _ in slots], "attack": [a for _, a in slots]}
+        return shared, {"n": [counts.get(slot, 0) for slot in slots]}
+
     def from_solution(self, params, values):
         return tuple(int(v) for row in values[self.decision] for v in row)
 
