@@ -128,14 +128,7 @@ class Engine:
                      fixed: dict[str, list[int]], nr_solutions: int):
         """A satisfaction solve through the model flattened once with ``shared`` data
         (``split_data``): one solver run with ``fixed`` arrays, no compile."""
-        key = json.dumps([ptype.name, ptype.plugin, shared], sort_keys=True)
-        with self._lock:
-            model = self._split.pop(key, None)
-            if model is None:
-                model = self.backend.compile(ptype, shared)
-            self._split[key] = model  # the most recent last
-            while len(self._split) > SPLIT_MODELS:
-                self._split.pop(next(iter(self._split))).close()
+        model = self.split_model(ptype, shared)
         limit = nr_solutions or MAX_SOLUTIONS
         run = model.run((0,) * model.squares, limit=limit, arrays=fixed, every=True)
         if not run.complete:
@@ -146,6 +139,19 @@ class Engine:
             status = Status.SAT if run.found >= limit else Status.ALL
         raw = [{ptype.decision: model.shaped(board)} for board in run.every]
         return SolveResult(status), raw
+
+    def split_model(self, ptype: PuzzleType, shared: dict[str, Any]) -> CompiledModel:
+        """The model flattened with ``split_data``'s shared data. The last few are kept
+        (a growing level needs one at a time), so a long batch holds no more."""
+        key = json.dumps([ptype.name, ptype.plugin, shared], sort_keys=True)
+        with self._lock:
+            model = self._split.pop(key, None)
+            if model is None:
+                model = self.backend.compile(ptype, shared)
+            self._split[key] = model  # the most recent last
+            while len(self._split) > SPLIT_MODELS:
+                self._split.pop(next(iter(self._split))).close()
+            return model
 
     def complete(self, ptype: PuzzleType, params, board: Board) -> Board | None:
         """A solution of a grid ``board`` (the first the model's search finds), or None."""

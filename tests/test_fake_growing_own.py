@@ -118,9 +118,42 @@ def test_a_candidate_whose_judgement_timed_out_is_never_grown_from():
     assert timed_out
 
 
+def carried(judged):
+    """How often a judged board grew from an unsolvable one: it has one given more, and
+    only unsolvable boards were judged in between (after a solvable one, the growth goes
+    on from that)."""
+    n = 0
+    for i, dead in enumerate(judged):
+        if solutions_of(dead):
+            continue
+        for later in judged[i + 1:]:
+            if givens(later) == givens(dead) + 1 and grows_from(later, dead):
+                n += 1
+                break
+            if solutions_of(later):
+                break
+    return n
+
+
+def test_carry_grows_through_unsolvable_levels_only_when_asked():
+    """With --carry K, a step with no solvable candidate goes on from an unsolvable one
+    (at most K steps in a row); with --carry 0 the growth stops there. (The test above
+    shows that a time-out is never grown from, carried or not.)"""
+    host = fake_host()
+    counts = {}
+    for carry in (0, 2):
+        for seed in range(1, 6):
+            _, engine = generate(host, "fake_growing_latin", seed, {"carry": carry})
+            judged = [_board(q) for q in engine.backend.queries]
+            counts[carry] = counts.get(carry, 0) + carried(judged)
+    assert counts[0] == 0 and counts[2] > 0
+
+
 @pytest.mark.parametrize("options, says", [
     ({"keep": "some"}, "bad --keep 'some': expected last or all"),
-    ({"prefer": "easier"}, "bad --prefer 'easier': expected first or harder"),
+    ({"bias": "hard"}, "bad --bias 'hard': expected none or harder or easier"),
+    ({"bias_runs": 0}, "bad --bias-runs 0: must be at least 1"),
+    ({"carry": -1}, "bad --carry -1: must be at least 0"),
     ({"restarts": 0}, "bad --restarts 0: must be at least 1"),
     ({"tries": 0}, "bad --tries 0"),
     ({"draws": 3}, "strategy 'growing' has no option --draws"),

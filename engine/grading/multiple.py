@@ -257,6 +257,22 @@ class Grader:
                      plugin_features=dict(feats), solver=info.id, solver_version=info.version,
                      options=opts)
 
+    def nodes(self, instance, runs: int) -> float:
+        """The mean search nodes to a first solution over ``runs`` random orders, on the
+        plain model: the multiple method's figure for a level that need not be unique
+        (the growing strategy's ``--bias`` measures candidates by it). A type with
+        ``split_data`` runs on its shared flattened model, with no compile per level."""
+        split = None if self.grid else calls.split_data(self.ptype, self.params, instance,
+                                                        self.engine.backend.info)
+        if split is None:
+            model, arrays = self._model(instance, None), None
+        else:
+            model, arrays = self.engine.split_model(self.ptype, split[0]), split[1]
+        empty = self._variables(instance, model.squares)
+        rng = random.Random(self.options.seed)
+        orders = [rng.sample(empty, len(empty)) for _ in range(runs)]
+        return self._runs(model, self._fixed(instance, model), orders, "", arrays).mean_nodes
+
     def _strengthened(self, instance, orders: list[list[int]], label: str) -> PassStats:
         """Pass 1: givens and implied constraints flattened with SAC probing (-O5)."""
         data = self.engine.data(self.ptype, self.params, instance)
@@ -275,8 +291,9 @@ class Grader:
             model.close()
 
     def _runs(self, model: CompiledModel, board: Board, orders: list[list[int]],
-              label: str) -> PassStats:
-        runs = self._map(lambda order: model.run(board, order=order, stats=True), orders)
+              label: str, arrays: Mapping[str, Sequence[int]] | None = None) -> PassStats:
+        runs = self._map(lambda order: model.run(board, order=order, stats=True, arrays=arrays),
+                         orders)
         for run in runs:
             self._need_complete(run, "a graded run", label)
         return PassStats.of(runs)

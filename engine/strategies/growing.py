@@ -2,8 +2,14 @@
 grows one element at a time (``grow``: a piece more), as long as it stays solvable. Every
 level on the way that the type's criterion accepts is kept; the last one is the puzzle.
 
-With ``--prefer harder``, the accepted candidates of a step are graded by the type's
-grader and the hardest is taken, biasing the growth towards hard levels.
+Solvability is not monotone: an element more can make an unsolvable level solvable again
+(a piece that blocks a ray). With ``--carry K``, when no candidate of a step is solvable,
+the growth goes on from a proven unsolvable one for up to K steps in a row.
+
+With ``--bias harder`` (``easier``), once a level has been kept, a candidate is taken only
+if its search is harder (easier) than the current level's: the mean search nodes of the
+type's grader over ``--bias-runs`` random orders (``Grader.nodes``). The paper biased its
+search this way to find harder or easier levels.
 """
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ from ..types import Param
 from .base import GenResult, Puzzle, Strategy, check_range
 
 MAX_RESTARTS = 100
+MAX_BIAS_RUNS = 1000
 
 
 class GrowingStrategy(Strategy):
@@ -29,8 +36,11 @@ class GrowingStrategy(Strategy):
         Param("tries", int, 8, "Candidates judged per step before the growth stops."),
         Param("keep", str, "last", "'last': emit the last accepted level; 'all': every "
               "accepted level on the way."),
-        Param("prefer", str, "first", "'first': take the first solvable candidate; "
-              "'harder': grade the accepted candidates and take the hardest."),
+        Param("bias", str, "none", "'harder' ('easier'): once a level is kept, take only "
+              "candidates whose search is harder (easier) than the current level's."),
+        Param("bias_runs", int, 10, "Random orders that measure a candidate under --bias."),
+        Param("carry", int, 1, "Unsolvable levels grown through in a row when no candidate "
+              "of a step is solvable (0: stop there)."),
         Param("restarts", int, 20, "New bases drawn when a growth ends with no accepted level."),
     )
 
@@ -39,7 +49,9 @@ class GrowingStrategy(Strategy):
         check_range("max_steps", options["max_steps"], 1)
         check_range("tries", options["tries"], 1)
         check_range("restarts", options["restarts"], 1, MAX_RESTARTS)
-        for name, allowed in (("keep", ("last", "all")), ("prefer", ("first", "harder"))):
+        check_range("bias_runs", options["bias_runs"], 1, MAX_BIAS_RUNS)
+        check_range("carry", options["carry"], 0, options["max_steps"])
+        for name, allowed in (("keep", ("last", "all")), ("bias", ("none", "harder", "easier"))):
             if options[name] not in allowed:
                 from ..errors import PuzzleInputError
                 raise PuzzleInputError(f"bad --{name} '{options[name]}': expected "
@@ -47,12 +59,12 @@ class GrowingStrategy(Strategy):
         return options
 
     def generate(self, engine, ptype, params, seed: int, options) -> GenResult:
-        graders = []  # the grader of --prefer harder, made when first needed
+        graders = []  # the grader of --bias, made when first needed
 
         def hardness(instance) -> float:
             if not graders:
                 graders.append(_grader(engine, ptype, params))
-            return graders[0].grade(instance).mean_nodes
+            return graders[0].nodes(instance, options["bias_runs"])
         try:
             return self._grow(engine, ptype, params, seed, options, hardness)
         finally:
@@ -63,35 +75,50 @@ class GrowingStrategy(Strategy):
         start, calls0 = time.perf_counter(), engine.backend.calls
         rng = random.Random(seed)
         criterion = engine.criterion(ptype)
+        bias = options["bias"]
         for restart in range(options["restarts"]):
-            kept = []  # (instance, verdict, step)
+            kept = []  # (instance, verdict, step, fields)
             current = calls.call(ptype, "random_base", params=params, rng=rng)
+            measure = None  # the current level's search nodes, under --bias once one is kept
+            carried = 0     # unsolvable levels grown through in a row
             for step in range(1, options["max_steps"] + 1):
                 candidates = calls.call(ptype, "grow", params=params, instance=current, rng=rng)
                 if not isinstance(candidates, (list, tuple)):
                     raise calls.bad_result("grow", ptype, candidates, "a list of instances")
-                chosen = None
-                accepted = []
+                chosen = unsolvable = None
                 for candidate in candidates[:options["tries"]]:
                     verdict = criterion.judge(engine, ptype, params, candidate)
-                    if not verdict.solvable:  # unsolvable, or unknown: never grown from
+                    if not verdict.solvable:  # unsolvable, or unknown: not taken now
+                        if unsolvable is None and verdict.solvable is False:
+                            unsolvable = candidate
                         continue
-                    if verdict.accepted and calls.flag(ptype, "complete", params=params,
-                                                       instance=candidate) and \
-                            calls.flag(ptype, "accept_puzzle", params=params, instance=candidate,
-                                       solution=verdict.solution):
-                        accepted.append((candidate, verdict))
-                    if chosen is None:
-                        chosen = (candidate, verdict)
-                    if options["prefer"] == "first":
-                        break
-                if chosen is None:
+                    nodes = None
+                    if bias != "none" and kept:
+                        nodes = hardness(candidate)
+                        if not (nodes > measure if bias == "harder" else nodes < measure):
+                            continue
+                    chosen = (candidate, verdict, nodes)
                     break
-                if accepted and options["prefer"] == "harder":
-                    chosen = max(accepted, key=lambda cv: hardness(cv[0]))
-                current = chosen[0]
-                if chosen in accepted:
-                    kept.append((chosen[0], chosen[1], step))
+                if chosen is None:
+                    if unsolvable is None or carried >= options["carry"]:
+                        break
+                    current, carried = unsolvable, carried + 1
+                    continue
+                current, verdict, nodes = chosen
+                if verdict.accepted and calls.flag(ptype, "complete", params=params,
+                                                   instance=current) and \
+                        calls.flag(ptype, "accept_puzzle", params=params, instance=current,
+                                   solution=verdict.solution):
+                    if bias != "none" and measure is None:
+                        nodes = hardness(current)
+                    fields = {"carried": carried} if carried else {}
+                    if nodes is not None:
+                        measure = nodes
+                        fields["bias_nodes"] = round(nodes, 2)
+                    kept.append((current, verdict, step, fields))
+                elif nodes is not None:
+                    measure = nodes
+                carried = 0
             if kept:
                 break
         else:
@@ -105,8 +132,9 @@ class GrowingStrategy(Strategy):
                           solver_calls=backend.calls - calls0,
                           seconds=time.perf_counter() - start,
                           options=self.record_options(options),
-                          extra={"step": step, "restarts": restart, **verdict.fields})
-                   for inst, verdict, step in kept]
+                          extra={"step": step, "restarts": restart, **fields,
+                                 **verdict.fields})
+                   for inst, verdict, step, fields in kept]
         return GenResult(puzzles[-1], [], kept=puzzles if options["keep"] == "all" else [])
 
 

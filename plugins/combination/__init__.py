@@ -318,10 +318,15 @@ class Combination(PuzzleType, Growing):
         total, empty = sum(p.count for p in pieces), board.count(EMPTY)
         if total > empty:
             raise PuzzleInputError(f"{total} pieces cannot stand on {empty} empty squares")
+        # --walls and --holes are how a random board is drawn, not part of a level: the
+        # ones given are kept (a generated level's record holds them, and post-processing
+        # turned some walls into holes), else they are counted on the board.
+        given = params or {}
         raw = {"width": width, "height": height,
                "colours": max(2, max(p.colour for p in pieces)),
-               "walls": board.count(WALL), "holes": board.count(HOLE),
-               "attacks": (params or {}).get("attacks") or "rook,bishop,queen"}
+               "walls": board.count(WALL) if given.get("walls") is None else given["walls"],
+               "holes": board.count(HOLE) if given.get("holes") is None else given["holes"],
+               "attacks": given.get("attacks") or "rook,bishop,queen"}
         for name in ("width", "height"):
             given = (params or {}).get(name)
             if given is not None and given != raw[name]:
