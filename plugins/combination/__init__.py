@@ -19,11 +19,10 @@ from typing import NamedTuple
 
 from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
 
+from .squares import EMPTY, HOLE, READ_SQUARE, SQUARE, WALL
+
 PUZZLE_ENGINE_CONTRACT = 2
 
-EMPTY, WALL, HOLE = 0, 1, 2
-SQUARE = {EMPTY: ".", WALL: "#", HOLE: "o"}
-READ_SQUARE = {v: k for k, v in SQUARE.items()}
 ATTACKS = ("rook", "bishop", "queen")
 COLOURS = "abcdefgh"
 
