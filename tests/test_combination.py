@@ -13,6 +13,7 @@ import pytest
 
 from puzzle_engine.engine import Engine
 from puzzle_engine.solving.backend import Backend
+from puzzle_engine_plugins.combination import tidy
 
 from combination_brute import classes, placements, read_pieces, read_solution, representatives
 
@@ -209,9 +210,13 @@ def check_level(record, colours="ab"):
     pieces = read_pieces(record["pieces"])
     found = placements(record["board"], pieces)
     assert len(classes(found, pieces)) == 1
-    assert read_solution(record["solution"]) in found
-    assert record["classes"] == 1 and record["solutions"] == len(found)
+    assert [read_solution(record["solution"])] == representatives(found, pieces)
+    assert record["classes"] == 1 and record["solutions"] == 1
     assert {colour for _, colour, _ in pieces} == set(colours)  # every colour placed
+    # post-processed already (paper 002, section 4.1): tidying changes nothing
+    board = record["board"]
+    flat = tuple(".#o".index(ch) for row in board for ch in row)
+    assert tidy.tidy(len(board[0]), len(board), flat) == (len(board[0]), len(board), flat)
 
 
 @pytest.fixture(scope="module")
@@ -268,6 +273,27 @@ def test_check_solve_grade_on_gen_output(tmp_path, record):
     # the strengthened pass (with the global cardinality constraint) ran first
     assert grade["runs"] == 3 and grade["strengthened"]["runs"] == 3
     assert grade["strengthened"]["mean_nodes"] >= 1
+
+
+@pytest.mark.parametrize("bias", ["harder", "easier"])
+def test_bias_keeps_levels_in_order_of_their_search(combo, tmp_path, bias):
+    """gen --bias harder (easier) --keep all: every kept level carries its measure (the
+    grader's mean search nodes, recomputed here through the API), and within a growth
+    the kept levels' measures only rise (fall)."""
+    out = ok(cli(tmp_path, "gen", NAME, *GEN, "--seed", 1, "--count", 3, "--keep", "all",
+                 "--bias", bias, "--format", "json"))
+    records = [json.loads(line) for line in out.splitlines()]
+    ptype, engines = combo
+    engine = engines["gecode"]
+    params = engine.check_params(ptype, {"width": 4, "height": 3})
+    with engine.host.get("graders", ptype.grader).grader(engine, ptype, params) as grader:
+        for r in records[:2]:
+            check_level(r)
+            level = ptype.from_json(params, r)
+            assert r["bias_nodes"] == round(grader.nodes(level, 10), 2)
+    for seed in {r["seed"] for r in records}:
+        measures = [r["bias_nodes"] for r in records if r["seed"] == seed]
+        assert measures == sorted(set(measures), reverse=bias == "easier")
 
 
 # -- bad levels -----------------------------------------------------------------------------

@@ -19,12 +19,14 @@ from typing import NamedTuple
 
 from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
 
+from . import tidy
 from .squares import EMPTY, HOLE, READ_SQUARE, SQUARE, WALL
 
 PUZZLE_ENGINE_CONTRACT = 2
 
 ATTACKS = ("rook", "bishop", "queen")
 COLOURS = "abcdefgh"
+BASE_DRAWS = 1000  # random boards drawn for a base before giving up
 
 
 class Piece(NamedTuple):
@@ -194,13 +196,22 @@ class Combination(PuzzleType, Growing):
 
     # -- growing ------------------------------------------------------------------------
     def random_base(self, params, rng):
+        # Post-processed as it is drawn (paper 002, section 4.1), which no piece changes:
+        # a board with an edge line of only walls and holes is drawn again (trimmed, the
+        # level would not be the size asked for), and a wall that can never stop a ray
+        # becomes a hole. Every level grown from it is then post-processed already.
         w, h = params["width"], params["height"]
-        squares = rng.sample(range(w * h), params["walls"] + params["holes"])
-        walls = set(squares[:params["walls"]])
-        holes = set(squares[params["walls"]:])
-        board = tuple(WALL if i in walls else HOLE if i in holes else EMPTY
-                      for i in range(w * h))
-        return Level(w, h, board, ())
+        for _ in range(BASE_DRAWS):
+            squares = rng.sample(range(w * h), params["walls"] + params["holes"])
+            walls = set(squares[:params["walls"]])
+            holes = set(squares[params["walls"]:])
+            board = tuple(WALL if i in walls else HOLE if i in holes else EMPTY
+                          for i in range(w * h))
+            if tidy.trim(w, h, board)[:2] == (w, h):
+                return Level(w, h, tidy.soften(w, h, board), ())
+        raise PuzzleInputError(f"no {w}x{h} board with {params['walls']} walls and "
+                               f"{params['holes']} holes in {BASE_DRAWS} draws had an empty "
+                               "square on every edge; ask for fewer walls or holes")
 
     def grow(self, params, instance, rng):
         if sum(p.count for p in instance.pieces) >= instance.board.count(EMPTY):
