@@ -144,9 +144,9 @@ class Combination(PuzzleType, Growing):
     name = "combination"
     description = ("Combination: place pieces of several colours so that no piece is "
                    "attacked by another colour (walls and pieces stop rays, holes do not).")
-    # 4x4 by default: a level takes 10-25 s to grow there, against 1-2 minutes at 5x4 and
-    # over 3 at 5x5, where the criterion lists every solution of the sparse early levels
-    # (issue 25's performance work is to come).
+    # 4x4 by default: a level grows in a few seconds there. Larger boards need denser
+    # levels to be unique, and proving a dense candidate unsolvable takes the solver
+    # seconds at 6x6 (docs/performance.md).
     params = (
         Param("width", int, 4, "columns of the board (2 to 12)"),
         Param("height", int, 4, "rows of the board (2 to 12)"),
@@ -157,6 +157,9 @@ class Combination(PuzzleType, Growing):
     )
     models = (files("puzzle_engine_models") / "combination.mzn",)
     decision = "cell"
+    # Chuffed: proving a dense candidate unsolvable needs a solver that learns (a 6x6
+    # level of 24 pieces: 16 s on Chuffed; Gecode was still searching after 40 s).
+    solver = "chuffed"
     strategy = "growing"
     criterion = "unique-modulo-symmetry"
 
