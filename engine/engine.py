@@ -147,7 +147,7 @@ class Engine:
         with self._lock:
             model = self._split.pop(key, None)
             if model is None:
-                model = self.backend.compile(ptype, shared)
+                model = self.backend.compile(ptype, shared, cache=False)
             self._split[key] = model  # the most recent last
             while len(self._split) > SPLIT_MODELS:
                 self._split.pop(next(iter(self._split))).close()

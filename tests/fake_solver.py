@@ -218,7 +218,7 @@ class FakeBackend:
         return SolveResult(status, {}), found
 
     def compile(self, ptype, data: Mapping[str, Any], extra: Sequence[str] = (),
-                flags: Sequence[str] = ()) -> FakeModel:
+                flags: Sequence[str] = (), cache: bool = True) -> FakeModel:
         with self._lock:
             self.compiled += 1
         return FakeModel(self, ptype, data, extra)

@@ -126,6 +126,28 @@ def test_the_implied_gcc_keeps_the_solutions(combo, text):
         assert (again.params, again.instance) == (params, level)
 
 
+def test_a_growing_board_is_flattened_once_and_not_cached_on_disk(host, tmp_path, monkeypatch):
+    """While a level grows, its board is flattened once and the counts are fixed per run:
+    judging five growing levels compiles one model, and its FlatZinc stays out of the
+    cache between processes (a random board is seldom met again)."""
+    monkeypatch.setenv("PUZZLE_ENGINE_FZN_CACHE", str(tmp_path))
+    engine = Engine(host, Backend("chuffed"))
+    ptype = host.get_type(NAME)
+    try:
+        compiles = []
+        real = engine.backend.compile
+        monkeypatch.setattr(engine.backend, "compile",
+                            lambda *a, **k: compiles.append(k) or real(*a, **k))
+        pieces = ["1 rook a", "1 rook b", "1 bishop a", "1 queen b", "1 rook a"]
+        for n in range(1, len(pieces) + 1):
+            parsed = ptype.parse({}, f"{', '.join(pieces[:n])}: ..../.#../..o./....")
+            engine.criterion(ptype).judge(engine, ptype, parsed.params, parsed.instance)
+        assert compiles == [{"cache": False}]
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        engine.close()
+
+
 # -- uniqueness modulo the symmetry ---------------------------------------------------------
 def test_a_swap_of_identical_colours_is_one_solution(combo):
     """Two solutions that differ only by swapping colours a and b (both hold one rook):
@@ -281,20 +303,23 @@ def test_bias_keeps_levels_in_order_of_their_search(combo, tmp_path, bias):
     """gen --bias harder (easier) --keep all: every kept level carries its measure (the
     grader's mean search nodes, recomputed here through the API), and within a growth
     the kept levels' measures only rise (fall)."""
-    out = ok(cli(tmp_path, "gen", NAME, *GEN, "--seed", 1, "--count", 3, "--keep", "all",
+    # seed 11 keeps two levels under --bias harder (most growths keep one)
+    out = ok(cli(tmp_path, "gen", NAME, *GEN, "--seed", 10, "--count", 2, "--keep", "all",
                  "--bias", bias, "--format", "json"))
     records = [json.loads(line) for line in out.splitlines()]
     ptype, engines = combo
     engine = engines["chuffed"]  # the solver the type asks for, which gen used
     params = engine.check_params(ptype, {"width": 4, "height": 3})
     with engine.host.get("graders", ptype.grader).grader(engine, ptype, params) as grader:
-        for r in records[:2]:
+        for r in records:
             check_level(r)
             level = ptype.from_json(params, r)
             assert r["bias_nodes"] == round(grader.nodes(level, 10), 2)
     for seed in {r["seed"] for r in records}:
         measures = [r["bias_nodes"] for r in records if r["seed"] == seed]
         assert measures == sorted(set(measures), reverse=bias == "easier")
+    if bias == "harder":
+        assert [r["seed"] for r in records].count(11) == 2
 
 
 # -- bad levels -----------------------------------------------------------------------------

@@ -237,11 +237,13 @@ class Backend:
         return SolveResult(status=status, stats=dict(result.statistics), objective=objective), raw
 
     # -- compile once, then check many times -------------------------------------------
-    def compile(self, ptype, data: Mapping[str, Any],
-                extra: Sequence[str] = (), flags: Sequence[str] = ()) -> CompiledModel:
+    def compile(self, ptype, data: Mapping[str, Any], extra: Sequence[str] = (),
+                flags: Sequence[str] = (), cache: bool = True) -> CompiledModel:
         """Flatten once. ``flags`` go to the MiniZinc compiler, e.g. ``("-O5",)`` for
-        singleton-arc-consistency probing of the root while flattening."""
-        return CompiledModel(self, ptype, data, extra, flags)
+        singleton-arc-consistency probing of the root while flattening. ``cache=False``
+        keeps the FlatZinc out of the cache between processes: for data that is seldom
+        met again (a growing level's random board), which would only fill the disk."""
+        return CompiledModel(self, ptype, data, extra, flags, cache)
 
 
 @functools.lru_cache(maxsize=1)
@@ -328,14 +330,14 @@ class CompiledModel:
     """A model flattened to FlatZinc once, with the decision array's FlatZinc names."""
 
     def __init__(self, backend: Backend, ptype, data: Mapping[str, Any],
-                 extra: Sequence[str], flags: Sequence[str] = ()):
+                 extra: Sequence[str], flags: Sequence[str] = (), cache: bool = True):
         self.backend = backend
         self._dir = processes.temp_dir()
         tmp = Path(self._dir.name)
         files, labels = model_files(ptype, extra, tmp)
         (tmp / "data.json").write_text(json.dumps(dict(data)))
         fzn = tmp / "model.fzn"
-        cached = _fzn_cache_path(backend, files, data, flags)
+        cached = _fzn_cache_path(backend, files, data, flags) if cache else None
         if cached is not None and cached.is_file():
             shutil.copyfile(cached, fzn)
             stdout = ""
