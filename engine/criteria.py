@@ -56,6 +56,12 @@ class Criterion:
     def judge(self, engine, ptype, params, instance, limit: int = 1) -> Verdict:
         raise NotImplementedError
 
+    def refuted_by(self, engine, ptype, params, solutions, limit: int = 1) -> bool:
+        """Whether ``solutions``, true solutions of an instance, show without a solver
+        that the instance is refused (the growing strategy asks, with solutions the type
+        built itself: ``Growing.extensions``). Default: they never do."""
+        return False
+
     def checker(self, engine, ptype, params, full: Board):
         """isRemoveValid's checker for grid boards emptied from ``full``."""
         return JudgeChecker(self, engine, ptype, params)
@@ -111,6 +117,9 @@ class AtMost(Criterion):
     def checker(self, engine, ptype, params, full: Board):
         return engine.compiled_checker(ptype, params, full)
 
+    def refuted_by(self, engine, ptype, params, solutions, limit: int = 1) -> bool:
+        return len(set(solutions)) > limit
+
 
 class UniqueModuloSymmetry(Criterion):
     name = "unique-modulo-symmetry"
@@ -138,6 +147,9 @@ class UniqueModuloSymmetry(Criterion):
             if result.status != Status.SAT or len(solutions) < want or want >= MAX_ENUMERATED:
                 return Verdict(None, n, result.status, first, fields=fields)
             want = min(want * 8, MAX_ENUMERATED)
+
+    def refuted_by(self, engine, ptype, params, solutions, limit: int = 1) -> bool:
+        return len({engine.key(ptype, params, s) for s in solutions}) > limit
 
 
 class UniqueOptimum(Criterion):

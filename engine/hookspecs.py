@@ -335,6 +335,16 @@ class Growing:
         """Whether ``instance`` is a level worth keeping once accepted (enough pieces...)."""
         return True
 
+    def extensions(self, params: Mapping[str, Any], parent: Instance, solution: Solution,
+                   candidate: Instance) -> Sequence[Solution]:
+        """Optional, for speed: solutions of ``candidate`` (one of ``grow(parent)``) that
+        the type builds from ``solution``, a solution of ``parent``, without a solver
+        (for pieces on a board: the parent's placement with the new piece on each square
+        where it is safe). When they alone show that the criterion refuses the candidate (two
+        different solutions, under ``unique``), the strategy takes it as solvable and
+        refused with no solver call. They must be true solutions. Default: none."""
+        return ()
+
 
 class OwnGenerator:
     """The method of the ``own`` strategy: the type builds its puzzles itself."""

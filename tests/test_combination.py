@@ -148,6 +148,34 @@ def test_a_growing_board_is_flattened_once_and_not_cached_on_disk(host, tmp_path
         engine.close()
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_extensions_are_true_placements(combo, seed):
+    """The placements the plugin builds for a grown level from its parent's (which let
+    growth skip the solver) are placements of the grown level by brute force, and the
+    brute force's placements that extend the parent's with the new piece are all built
+    (up to the plugin's cap)."""
+    ptype, engines = combo
+    rng = random.Random(seed)
+    board, text = random_level(rng)
+    parent = ptype.parse({}, f"{text}: {'/'.join(board)}")
+    params = parent.params
+    found = placements(board, read_pieces(text))
+    if not found:
+        return
+    start = found[rng.randrange(len(found))]
+    solution = tuple(-1 if ch == "#" else -2 if ch == "o" else 0 for row in board for ch in row)
+    solution = tuple(4 * (ord(v[0]) - 96) + "RBQ".index(v[1]) + 1 if v else s
+                     for v, s in zip(start, solution))
+    for candidate in ptype.grow(params, parent.instance, rng):
+        built = ptype.extensions(params, parent.instance, solution, candidate)
+        rows = [ptype.format_solution(params, b, "text").splitlines() for b in built]
+        grown = read_pieces(ptype.format(params, candidate, "text").splitlines()[0])
+        truth = placements(board, grown)
+        extending = [p for p in truth if sum(a != b for a, b in zip(p, start)) == 1]
+        assert all(read_solution(r) in truth for r in rows)
+        assert len(rows) == min(len(extending), 4)
+
+
 # -- uniqueness modulo the symmetry ---------------------------------------------------------
 def test_a_swap_of_identical_colours_is_one_solution(combo):
     """Two solutions that differ only by swapping colours a and b (both hold one rook):

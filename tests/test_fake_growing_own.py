@@ -118,6 +118,27 @@ def test_a_candidate_whose_judgement_timed_out_is_never_grown_from():
     assert timed_out
 
 
+def two_solutions(self, params, parent, solution, candidate):
+    return solutions_of(candidate)[:2]
+
+
+def test_extensions_that_show_a_refusal_spare_the_solver():
+    """A type whose extensions give two solutions of a candidate: the strategy takes the
+    candidate as solvable and refused with no solver call, and keeps the same levels as
+    with the solver's verdicts. A careless extensions is a one-line plugin error."""
+    plain = fake_host()
+    quick = fake_host(fake_growing_latin={"extensions": two_solutions})
+    for seed in range(1, 4):
+        slow, slow_engine = generate(plain, "fake_growing_latin", seed, {"keep": "all"})
+        fast, fast_engine = generate(quick, "fake_growing_latin", seed, {"keep": "all"})
+        assert [p.instance for p in fast.kept] == [p.instance for p in slow.kept]
+        assert fast_engine.backend.calls < slow_engine.backend.calls
+        assert fast.kept[-1].extra["extended"] > 0 == slow.kept[-1].extra["extended"]
+    careless = fake_host(fake_growing_latin={"extensions": lambda *a, **k: 7})
+    with pytest.raises(PluginError, match="extensions .* returned 7, not a list of solutions"):
+        generate(careless, "fake_growing_latin", 1)
+
+
 def carried(judged):
     """How often a judged board grew from an unsolvable one: it has one given more, and
     only unsolvable boards were judged in between (after a solvable one, the growth goes

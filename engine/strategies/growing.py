@@ -19,8 +19,9 @@ from typing import Any
 
 from .. import calls
 from ..errors import PluginError
+from ..criteria import Verdict
 from ..hookspecs import Growing
-from ..types import Param
+from ..types import Param, Status
 from .base import GenResult, Puzzle, Strategy, check_range
 
 MAX_RESTARTS = 100
@@ -76,18 +77,22 @@ class GrowingStrategy(Strategy):
         rng = random.Random(seed)
         criterion = engine.criterion(ptype)
         bias = options["bias"]
+        extended = 0  # candidates refused on the type's extensions, with no solver call
         for restart in range(options["restarts"]):
             kept = []  # (instance, verdict, step, fields)
             current = calls.call(ptype, "random_base", params=params, rng=rng)
             measure = None  # the current level's search nodes, under --bias once one is kept
             carried = 0     # unsolvable levels grown through in a row
+            solution = None  # one solution of the current level (None: none known)
             for step in range(1, options["max_steps"] + 1):
                 candidates = calls.call(ptype, "grow", params=params, instance=current, rng=rng)
                 if not isinstance(candidates, (list, tuple)):
                     raise calls.bad_result("grow", ptype, candidates, "a list of instances")
                 chosen = unsolvable = None
                 for candidate in candidates[:options["tries"]]:
-                    verdict = criterion.judge(engine, ptype, params, candidate)
+                    verdict = self._judge(engine, ptype, params, criterion, current, solution,
+                                          candidate)
+                    extended += "extended" in verdict.fields
                     if not verdict.solvable:  # unsolvable, or unknown: not taken now
                         if unsolvable is None and verdict.solvable is False:
                             unsolvable = candidate
@@ -102,9 +107,10 @@ class GrowingStrategy(Strategy):
                 if chosen is None:
                     if unsolvable is None or carried >= options["carry"]:
                         break
-                    current, carried = unsolvable, carried + 1
+                    current, carried, solution = unsolvable, carried + 1, None
                     continue
                 current, verdict, nodes = chosen
+                solution = verdict.solution
                 if verdict.accepted and calls.flag(ptype, "complete", params=params,
                                                    instance=current) and \
                         calls.flag(ptype, "accept_puzzle", params=params, instance=current,
@@ -112,6 +118,7 @@ class GrowingStrategy(Strategy):
                     if bias != "none" and measure is None:
                         nodes = hardness(current)
                     fields = {"carried": carried} if carried else {}
+                    fields["extended"] = extended
                     if nodes is not None:
                         measure = nodes
                         fields["bias_nodes"] = round(nodes, 2)
@@ -136,6 +143,19 @@ class GrowingStrategy(Strategy):
                                  **verdict.fields})
                    for inst, verdict, step, fields in kept]
         return GenResult(puzzles[-1], [], kept=puzzles if options["keep"] == "all" else [])
+
+
+    @staticmethod
+    def _judge(engine, ptype, params, criterion, parent, solution, candidate):
+        """The criterion's verdict on ``candidate``; none of the solver's when the type's
+        ``extensions`` of the parent's solution already show it refused."""
+        found = calls.call(ptype, "extensions", params=params, parent=parent,
+                           solution=solution, candidate=candidate)
+        if not isinstance(found, (list, tuple)):
+            raise calls.bad_result("extensions", ptype, found, "a list of solutions")
+        if found and criterion.refuted_by(engine, ptype, params, list(found)):
+            return Verdict(False, len(found), Status.SAT, found[0], fields={"extended": True})
+        return criterion.judge(engine, ptype, params, candidate)
 
 
 def _grader(engine, ptype, params):

@@ -140,6 +140,37 @@ def renaming(solution):
     return names
 
 
+STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
+EXTENSIONS = 4  # placements of a candidate built from its parent's, at most
+
+
+def along(code, orthogonal):
+    """Whether a piece (``4 * colour + attack``) attacks along a row or column
+    (``orthogonal``), or along a diagonal."""
+    attack = code % 4  # 1 rook, 2 bishop, 3 queen
+    return attack == 3 or attack == (1 if orthogonal else 2)
+
+
+def safe(solution, width, i, code):
+    """Whether a piece ``code`` on the empty square ``i`` of a placement (a solution's
+    squares) is safe: the first piece it meets along each of its eight directions, before
+    a wall or the edge, is of its colour, or neither of the two attacks along that line."""
+    height = len(solution) // width
+    for dr, dc in STEPS:
+        r, c = divmod(i, width)
+        r, c = r + dr, c + dc
+        while 0 <= r < height and 0 <= c < width and solution[r * width + c] != -1:
+            other = solution[r * width + c]
+            if other > 0:
+                orthogonal = dr == 0 or dc == 0
+                if other // 4 != code // 4 and (along(code, orthogonal) or
+                                                 along(other, orthogonal)):
+                    return False
+                break
+            r, c = r + dr, c + dc
+    return True
+
+
 class Combination(PuzzleType, Growing):
     name = "combination"
     description = ("Combination: place pieces of several colours so that no piece is "
@@ -233,6 +264,28 @@ class Combination(PuzzleType, Growing):
                 pieces.append(Piece(1, colour, attack))
             grown.append(instance._replace(pieces=tuple(pieces)))
         return grown
+
+    def extensions(self, params, parent, solution, candidate):
+        # The parent's placement with the new piece on each empty square where no enemy
+        # sees it and it sees no enemy: a piece more only blocks rays between the others,
+        # so they stay safe. Two of them that differ (beyond a swap of colours) show that
+        # the candidate is not unique, with no solver call. A few are enough.
+        if solution is None:
+            if parent.pieces:
+                return ()
+            solution = tuple(-v for v in parent.board)  # no pieces: -1 wall, -2 hole
+        old = {(p.colour, p.attack): p.count for p in parent.pieces}
+        added = [p for p in candidate.pieces if p.count != old.get((p.colour, p.attack), 0)]
+        if len(added) != 1 or added[0].count != old.get((added[0].colour, added[0].attack), 0) + 1:
+            return ()
+        code = 4 * added[0].colour + ATTACKS.index(added[0].attack) + 1
+        found = []
+        for i, v in enumerate(solution):
+            if v == 0 and safe(solution, parent.width, i, code):
+                found.append(solution[:i] + (code,) + solution[i + 1:])
+                if len(found) == EXTENSIONS:
+                    break
+        return found
 
     def complete(self, params, instance):
         return {p.colour for p in instance.pieces} == set(range(1, params["colours"] + 1))
