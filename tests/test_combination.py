@@ -305,6 +305,19 @@ def test_gen_three_colours_count_two(tmp_path):
         check_level(r, "abc")
 
 
+def test_gen_pieces_names_the_kinds_grown(tmp_path):
+    """--pieces limits the kinds of piece a level grows; an unknown kind is one line."""
+    out = ok(cli(tmp_path, "gen", NAME, *GEN, "--pieces", "queen,rook", "--seed", 3,
+                 "--format", "json"))
+    record = json.loads(out)
+    check_level(record)
+    assert {attack for _, _, attack in read_pieces(record["pieces"])} <= {"Q", "R"}
+    assert record["params"]["pieces"] == "rook,queen"
+    proc = cli(tmp_path, "gen", NAME, "--pieces", "rook,king")
+    assert proc.returncode == 2 and proc.stderr.strip() == (
+        "puzzle-engine: error: bad --pieces: unknown piece 'king' (expected rook, bishop, queen)")
+
+
 def test_check_solve_grade_on_gen_output(tmp_path, record):
     """check accepts the generated record; solve places its pieces as brute force does;
     grade measures it; the text and one-line formats read back to the same level."""

@@ -184,7 +184,7 @@ class Combination(PuzzleType, Growing):
         Param("colours", int, 2, "colours of pieces (2 to 8)"),
         Param("walls", int, None, "walls on a random board (default: a sixth of the squares)"),
         Param("holes", int, None, "holes on a random board (default: a tenth of the squares)"),
-        Param("attacks", str, "rook,bishop,queen", "attacks a grown piece may have"),
+        Param("pieces", str, "rook,bishop,queen", "kinds of piece a grown level may use"),
     )
     models = (files("puzzle_engine_models") / "combination.mzn",)
     decision = "cell"
@@ -215,17 +215,17 @@ class Combination(PuzzleType, Growing):
         if out["walls"] + out["holes"] > area - 2:
             raise PuzzleInputError(f"--walls {out['walls']} and --holes {out['holes']} leave "
                                    f"fewer than 2 of the {area} squares empty")
-        attacks = params["attacks"]
-        if isinstance(attacks, (list, tuple)):
-            attacks = ",".join(attacks)
-        names = [a.strip() for a in str(attacks).split(",") if a.strip()]
+        kinds = params["pieces"]
+        if isinstance(kinds, (list, tuple)):
+            kinds = ",".join(kinds)
+        names = [a.strip() for a in str(kinds).split(",") if a.strip()]
         for a in names:
             if a not in ATTACKS:
-                raise PuzzleInputError(f"bad --attacks: unknown attack {a!r} (expected "
+                raise PuzzleInputError(f"bad --pieces: unknown piece {a!r} (expected "
                                        f"{', '.join(ATTACKS)})")
         if not names:
-            raise PuzzleInputError("bad --attacks: name at least one of rook, bishop, queen")
-        out["attacks"] = ",".join(a for a in ATTACKS if a in names)
+            raise PuzzleInputError("bad --pieces: name at least one of rook, bishop, queen")
+        out["pieces"] = ",".join(a for a in ATTACKS if a in names)
         return out
 
     # -- growing ------------------------------------------------------------------------
@@ -251,7 +251,7 @@ class Combination(PuzzleType, Growing):
         if sum(p.count for p in instance.pieces) >= instance.board.count(EMPTY):
             return []
         options = [(c, a) for c in range(1, params["colours"] + 1)
-                   for a in params["attacks"].split(",")]
+                   for a in params["pieces"].split(",")]
         rng.shuffle(options)
         grown = []
         for colour, attack in options:
@@ -392,7 +392,7 @@ class Combination(PuzzleType, Growing):
                "colours": max(2, max(p.colour for p in pieces)),
                "walls": board.count(WALL) if given.get("walls") is None else given["walls"],
                "holes": board.count(HOLE) if given.get("holes") is None else given["holes"],
-               "attacks": given.get("attacks") or "rook,bishop,queen"}
+               "pieces": given.get("pieces") or "rook,bishop,queen"}
         for name in ("width", "height"):
             given = (params or {}).get(name)
             if given is not None and given != raw[name]:
