@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_combination.py --boards 6x6,8x8 --colours 2,3 --seconds 120
     .venv/bin/python benchmarks/bench_combination.py --boards 4x4,5x5 --colours 2 --bias harder
     .venv/bin/python benchmarks/bench_combination.py --boards 4x4 --colours 2 --against b2b55a7
+    .venv/bin/python benchmarks/bench_combination.py --boards 4x4 --colours 2 --where 20
 
 Each case runs ``puzzle-engine gen combination --width W --height H --colours C --keep all
 --count 1000000 --seed 1 --workers K --format json --out FILE`` for --seconds of wall time,
@@ -79,6 +80,10 @@ def run_case(python: str, width: int, height: int, colours: int, solver: str, se
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+        except BaseException:  # Ctrl-C here: the case's processes go too
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise
         wall = time.perf_counter() - start
         err = proc.stderr.read() if proc.stderr else ""
         records = [json.loads(line) for line in out.read_text().splitlines()
@@ -99,6 +104,51 @@ def run_case(python: str, width: int, height: int, colours: int, solver: str, se
             "ms_per_call": round(1000 * busy / calls, 1) if calls else None,
             "carried": sum(1 for r in records if r.get("carried")),
             "post_processed": all(map(tidy_fixed, records)) if check_tidy else None}
+
+
+def where_time_goes(width: int, height: int, colours: int, solver: str, growths: int,
+                    extra: dict) -> str:
+    """One process, seeds 1..growths: the criterion's checks by verdict, with their
+    count and time, and the candidates the plugin's extensions settled with no check."""
+    from collections import defaultdict
+
+    from puzzle_engine.cli.common import _host
+    from puzzle_engine.engine import Engine
+    from puzzle_engine.solving.backend import Backend
+
+    host = _host()
+    ptype = host.get_type("combination")
+    engine = Engine(host, Backend(solver))
+    params = engine.check_params(ptype, {"width": width, "height": height, "colours": colours})
+    criterion = engine.criterion(ptype)
+    spent: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    judge = criterion.judge
+
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        verdict = judge(*args, **kwargs)
+        kind = ("unique" if verdict.accepted else "solvable" if verdict.solvable else
+                "unsolvable" if verdict.solvable is False else "unknown")
+        spent[kind][0] += 1
+        spent[kind][1] += time.perf_counter() - start
+        return verdict
+    criterion.judge = timed
+    engine.criterion = lambda _: criterion
+    start, levels, extended = time.perf_counter(), 0, 0
+    for seed in range(1, growths + 1):
+        result = engine.generate(ptype, params, seed, {"keep": "all", **extra})
+        levels += len(result.kept)
+        extended += result.kept[-1].extra.get("extended", 0)
+    total = time.perf_counter() - start
+    engine.close()
+    lines = [f"# where the time goes, {width}x{height}, {colours} colours, {solver}, one "
+             f"process, seeds 1..{growths}: {levels} levels in {total:.1f} s "
+             f"({levels * 60 / total:.1f} a minute on one core)",
+             f"#   settled by extensions, no solver call: {extended} candidates"]
+    for kind, (n, secs) in sorted(spent.items()):
+        lines.append(f"#   {kind}: {n} checks, {secs:.1f} s ({100 * secs / total:.0f}%), "
+                     f"{1000 * secs / n:.0f} ms each")
+    return "\n".join(lines)
 
 
 def row(r: dict, old: dict | None = None) -> str:
@@ -126,7 +176,20 @@ def main() -> None:
     ap.add_argument("--carry", type=int, default=None, help="gen --carry (default: gen's)")
     ap.add_argument("--against", metavar="REV", help="also run every case on revision REV")
     ap.add_argument("--json", metavar="FILE", help="append every case's figures to FILE")
+    ap.add_argument("--where", type=int, metavar="N", help="instead of the rate: where the "
+                    "time of N growths goes (checks by verdict), in one process")
     args = ap.parse_args()
+    if args.where:
+        options = {} if args.bias == "none" else {"bias": args.bias}
+        if args.carry is not None:
+            options["carry"] = args.carry
+        for board in args.boards.split(","):
+            width, height = (int(v) for v in board.lower().split("x"))
+            for colours in (int(c) for c in args.colours.split(",")):
+                for solver in args.solvers.split(","):
+                    print(where_time_goes(width, height, colours, solver, args.where, options),
+                          flush=True)
+        return
 
     extra = [] if args.bias == "none" else ["--bias", args.bias]
     if args.carry is not None:
