@@ -336,7 +336,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="seed of random.Random that draws the tables' variable orders")
     ap.add_argument("--solver", default="gecode", help="MiniZinc solver; the default is "
                     "what 'puzzle-engine grade' uses when no --solver is given, whatever the "
-                    "type prefers (combination prefers none)")
+                    "type prefers for generation")
     ap.add_argument("--jobs", type=int, default=2, help="solver processes at once")
     ap.add_argument("--json", type=Path, default=None, help="write every figure to this file")
     args = ap.parse_args(argv)
