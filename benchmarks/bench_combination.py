@@ -20,6 +20,8 @@ Table (one row per board, colours and solver):
   calls        solver runs per growth (mean), and ms per run (seconds / calls)
   paper        levels/min over the paper's rate: "tens of thousands of levels a day" on a
                2008 dual-core laptop, taken as 20,000 a day, about 14 a minute
+  stopped      how the run ended: finished, or SIGINT after --seconds and how long gen took
+               to exit (killed if it had not after 60 s; the wall time counts until then)
 
 With --against REV every case also runs on the git revision REV (a worktree and a copy of
 the venv made once in benchmarks/.against/, as bench_generate.py does), and the table
@@ -69,17 +71,24 @@ def run_case(python: str, width: int, height: int, colours: int, solver: str, se
                "--workers", str(workers), "--solver", solver, "--format", "json",
                "--out", str(out), *extra]
         start = time.perf_counter()
+        stopped = "finished"
+        # SIGINT as the default in the child: a script started in the background by a
+        # shell has it ignored, and gen keeps an ignored signal ignored (as under nohup).
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True, cwd=folder, start_new_session=True)
+                                text=True, cwd=folder, start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             proc.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGINT)
+            stop = time.perf_counter()
             try:
                 proc.wait(timeout=60)
+                stopped = f"SIGINT, exited in {time.perf_counter() - stop:.1f} s"
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+                stopped = "SIGINT, still running after 60 s: SIGKILL"
         except BaseException:  # Ctrl-C here: the case's processes go too
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
@@ -88,7 +97,7 @@ def run_case(python: str, width: int, height: int, colours: int, solver: str, se
         err = proc.stderr.read() if proc.stderr else ""
         records = [json.loads(line) for line in out.read_text().splitlines()
                    if line.strip()] if out.exists() else []
-    if proc.returncode not in (0, 130, -signal.SIGINT) and not records:
+    if proc.returncode not in (0, 130, -signal.SIGINT, -signal.SIGKILL) and not records:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.strip()[-300:]}")
     growths: dict[int, dict] = {}
     for r in records:
@@ -102,7 +111,7 @@ def run_case(python: str, width: int, height: int, colours: int, solver: str, se
             "growth_seconds": round(busy / len(growths), 3) if growths else None,
             "calls_per_growth": round(calls / len(growths), 1) if growths else None,
             "ms_per_call": round(1000 * busy / calls, 1) if calls else None,
-            "carried": sum(1 for r in records if r.get("carried")),
+            "carried": sum(1 for r in records if r.get("carried")), "stopped": stopped,
             "post_processed": all(map(tidy_fixed, records)) if check_tidy else None}
 
 
@@ -134,9 +143,15 @@ def where_time_goes(width: int, height: int, colours: int, solver: str, growths:
         return verdict
     criterion.judge = timed
     engine.criterion = lambda _: criterion
-    start, levels, extended = time.perf_counter(), 0, 0
+    from puzzle_engine.errors import PluginError
+
+    start, levels, extended, failed = time.perf_counter(), 0, 0, []
     for seed in range(1, growths + 1):
-        result = engine.generate(ptype, params, seed, {"keep": "all", **extra})
+        try:
+            result = engine.generate(ptype, params, seed, {"keep": "all", **extra})
+        except PluginError:  # no accepted level in --restarts bases
+            failed.append(seed)
+            continue
         levels += len(result.kept)
         extended += result.kept[-1].extra.get("extended", 0)
     total = time.perf_counter() - start
@@ -144,6 +159,7 @@ def where_time_goes(width: int, height: int, colours: int, solver: str, growths:
     lines = [f"# where the time goes, {width}x{height}, {colours} colours, {solver}, one "
              f"process, seeds 1..{growths}: {levels} levels in {total:.1f} s "
              f"({levels * 60 / total:.1f} a minute on one core)",
+             f"#   seeds that grew no level in --restarts bases: {failed or 'none'}",
              f"#   settled by extensions, no solver call: {extended} candidates"]
     for kind, (n, secs) in sorted(spent.items()):
         lines.append(f"#   {kind}: {n} checks, {secs:.1f} s ({100 * secs / total:.0f}%), "
@@ -156,7 +172,7 @@ def row(r: dict, old: dict | None = None) -> str:
     cells = [r["board"], str(r["colours"]), r["solver"], f"{r['per_minute']:.1f}",
              f"{r['growths']} ({per_growth})", str(r["growth_seconds"]),
              f"{r['calls_per_growth']} ({r['ms_per_call']} ms)",
-             f"{r['per_minute'] / PAPER_PER_MINUTE:.2f}"]
+             f"{r['per_minute'] / PAPER_PER_MINUTE:.2f}", r["stopped"]]
     if old is not None:
         ratio = r["per_minute"] / old["per_minute"] if old["per_minute"] else float("inf")
         cells += [f"{old['per_minute']:.1f}", f"{ratio:.1f}"]
@@ -202,7 +218,7 @@ def main() -> None:
     print(f"# {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores: "
           f"{' '.join(sys.argv)}")
     head = ["board", "colours", "solver", "levels/min", "growths (levels each)", "s/growth",
-            "calls/growth (ms each)", "/ paper"]
+            "calls/growth (ms each)", "/ paper", "stopped"]
     if old_python:
         head += [f"old levels/min ({args.against})", "new/old"]
     print("| " + " | ".join(head) + " |")

@@ -131,12 +131,10 @@ class Engine:
         model = self.split_model(ptype, shared)
         limit = nr_solutions or MAX_SOLUTIONS
         run = model.run((0,) * model.squares, limit=limit, arrays=fixed, every=True)
-        if not run.complete:
-            status = Status.UNKNOWN
-        elif run.found == 0:
-            status = Status.UNSAT
-        else:
-            status = Status.SAT if run.found >= limit else Status.ALL
+        if run.found == 0:
+            status = Status.UNSAT if run.complete else Status.UNKNOWN
+        else:  # cut short by the limit or a time-out: SAT; else every solution
+            status = Status.SAT if run.found >= limit or not run.complete else Status.ALL
         raw = [{ptype.decision: model.shaped(board)} for board in run.every]
         return SolveResult(status), raw
 
