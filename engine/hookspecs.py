@@ -238,6 +238,23 @@ class PuzzleType:
         counts other solutions (see ``Emptying.is_remove_valid``), or is ``None``."""
         return {}
 
+    # -- corpora and pictures ----------------------------------------------------------------
+    def canonical_form(self, params: Mapping[str, Any], instance: Instance) -> Any | None:
+        """The representative of ``instance``'s class under the type's symmetry group (its
+        ``transformations`` and any others that keep the rules): two instances get equal
+        forms exactly when one is an image of the other. A plain JSON value. The puzzle
+        store refuses a second puzzle with the same form, and keeps variants linked to the
+        puzzle they came from. Default ``None``: not offered; the store tells puzzles
+        apart by the instance itself."""
+        return None
+
+    def render_svg(self, params: Mapping[str, Any], instance: Instance,
+                   solution: Solution | None = None) -> str | None:
+        """The puzzle drawn as a standalone SVG document (``<svg ...>...</svg>``), with
+        ``solution`` filled in when it is given (an answer key). The host lays drawings
+        out on sheets and turns them into PDF and PNG. Default ``None``: no drawing."""
+        return None
+
     # -- grading -----------------------------------------------------------------------------
     def search_variables(self, params: Mapping[str, Any], instance: Instance) -> Sequence[int]:
         """Positions in the decision array (0-based, ``array1d`` order) that the multiple

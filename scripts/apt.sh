@@ -6,8 +6,8 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 apt_updated=""
 apt_install() {
   if [ -z "$apt_updated" ]; then
-    $SUDO apt-get update -qq >&2
+    $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq >&2
     apt_updated=1
   fi
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >&2
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "$@" >&2
 }
