@@ -18,6 +18,7 @@ from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
 from .hookspecs import (CONTRACT_VERSION, Emptying, Growing, OwnGenerator,  # noqa: E402
                         PuzzleType)
 from .grid import GridPuzzle  # noqa: E402
+from .render.play import PlayGrid  # noqa: E402
 
 __all__ = [
     "Board",
@@ -28,6 +29,7 @@ __all__ = [
     "Growing",
     "OwnGenerator",
     "Param",
+    "PlayGrid",
     "Parsed",
     "PropagationLevel",
     "PuzzleEngineError",

@@ -252,7 +252,24 @@ class PuzzleType:
                    solution: Solution | None = None) -> str | None:
         """The puzzle drawn as a standalone SVG document (``<svg ...>...</svg>``), with
         ``solution`` filled in when it is given (an answer key). The host lays drawings
-        out on sheets and turns them into PDF and PNG. Default ``None``: no drawing."""
+        out on sheets and turns them into PDF and PNG. Default ``None``: no drawing.
+
+        The drawing is the board alone: the host writes the caption (type, parameters,
+        level, id) under it and scales it to its place on the sheet, keeping its
+        proportions (give ``width``, ``height`` and a ``viewBox``). Givens should stand
+        apart from what the answer key adds (bold ink against a colour, say).
+        ``puzzle_engine.render.svg.GridDrawing`` draws boards of squares: symbols, shading,
+        thin lines inside a region and thick ones between regions."""
+        return None
+
+    def play_grid(self, params: Mapping[str, Any], instance: Instance,
+                  solution: Solution):
+        """The puzzle as a board a person fills in on the HTML play page (``render
+        --format html``): a ``puzzle_engine.render.play.PlayGrid`` giving the squares (open,
+        given or blocked), the solution square by square, the symbols, and the conflict
+        rule the page highlights by (every symbol once per unit, region sizes, against the
+        solution, or the type's own JavaScript). ``solution`` is the puzzle's solution.
+        Default ``None``: no play page."""
         return None
 
     # -- grading -----------------------------------------------------------------------------

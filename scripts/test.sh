@@ -15,4 +15,30 @@ for arg in "$@"; do
 done
 bash "$here/scripts/setup.sh"
 cd "$here"
+
+# Test-only parts (not the user's run command): the pictures' tests rasterise with cairo
+# (the [pdf] extra, Debian's libcairo2) and poppler's pdftoppm, draw text in a pinned
+# font (DejaVu, the first family the drawings name), and play the HTML page in Debian's
+# headless Chromium through its chromedriver.
+. "$here/scripts/apt.sh"
+missing=()
+for pkg in libcairo2 poppler-utils fonts-dejavu-core chromium chromium-driver; do
+  if [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" != "install ok installed" ]; then
+    missing+=("$pkg")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  printf '[test] installing %s from Debian\n' "${missing[*]}" >&2
+  apt_install "${missing[@]}"
+fi
+stamp=.venv/.puzzle-engine-test-extras
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  printf '[test] installing the extras pdf and render-test into .venv\n' >&2
+  if ! .venv/bin/python -m pip install -q -e ".[test,pdf,render-test]" > .venv/install-test.log 2>&1; then
+    cat .venv/install-test.log >&2
+    echo "test: installing the test extras into .venv failed (log above)" >&2
+    exit 1
+  fi
+  touch "$stamp"
+fi
 exec .venv/bin/python -m pytest ${marker[@]+"${marker[@]}"} ${args[@]+"${args[@]}"}

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
 
-from . import tidy
+from . import drawing, tidy
 from .squares import EMPTY, HOLE, READ_SQUARE, SQUARE, WALL
 
 PUZZLE_ENGINE_CONTRACT = 2
@@ -362,6 +362,9 @@ class Combination(PuzzleType, Growing):
     def format_solution(self, params, solution, fmt):
         rows = solution_rows(solution, params["width"])
         return "/".join(rows) if fmt == "line" else "\n".join(rows)
+
+    def render_svg(self, params, instance, solution=None):
+        return drawing.render_svg(instance, solution, COLOURS)
 
     def parse(self, params, text):
         text = text.strip()

@@ -5,7 +5,7 @@ from importlib.resources import files
 
 from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
 
-from . import logic
+from . import drawing, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -104,6 +104,12 @@ class Fillomino(GridPuzzle):
 
     def format(self, params, instance, fmt):
         return logic.format_board(instance, *self.shape(params), fmt)
+
+    def render_svg(self, params, instance, solution=None):
+        return drawing.render_svg(*self.shape(params), instance, solution)
+
+    def play_grid(self, params, instance, solution):
+        return drawing.play_grid(*self.shape(params), instance, solution)
 
 
 def _data(rows, cols, board, maxv, solver):

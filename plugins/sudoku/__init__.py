@@ -3,7 +3,7 @@ from importlib.resources import files
 
 from puzzle_engine import GridPuzzle, Param, Parsed, PropagationLevel, Transformation, hookimpl
 
-from . import logic
+from . import drawing, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -77,6 +77,12 @@ class Sudoku(GridPuzzle):
         if fmt == "line":
             return logic.format_line(instance)
         return logic.format_text(instance, *logic.dims(params))
+
+    def render_svg(self, params, instance, solution=None):
+        return drawing.render_svg(params, instance, solution)
+
+    def play_grid(self, params, instance, solution):
+        return drawing.play_grid(params, instance, solution)
 
 
 @hookimpl
