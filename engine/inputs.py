@@ -131,9 +131,8 @@ def puzzles_by_line(ptype: PuzzleType, raw: dict[str, Any], text: str,
 
 def _from_records(ptype: PuzzleType, raw: dict[str, Any], text: str,
                   name: str) -> Iterator[Parsed]:
-    """The puzzles of JSON Lines records (``gen --format json``), one per non-blank line.
-    Options given on the command line override a record's; each puzzle is written in
-    the line format and read back, so that it is checked as a typed-in one is."""
+    """The puzzles of JSON Lines records (``gen --format json``), one per non-blank line
+    (``read_record``)."""
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -142,32 +141,39 @@ def _from_records(ptype: PuzzleType, raw: dict[str, Any], text: str,
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise PuzzleInputError(f"{where}: not a puzzle record ({exc})") from None
-        if not isinstance(record, dict):
-            raise PuzzleInputError(f"{where}: not a puzzle record (a JSON object)")
-        if record.get("type", ptype.name) != ptype.name:
-            raise PuzzleInputError(f"{where}: a '{record.get('type')}' puzzle, not '{ptype.name}'")
-        params = record.get("params", {})
-        if not isinstance(params, dict):
-            raise PuzzleInputError(f"{where}: field 'params' must be an object")
-        params = {**params, **raw}
-        for p in ptype.params:  # JSON's types, as the type declares them
-            value = params.get(p.name)
-            wanted = (int, float) if p.type is float else p.type  # JSON writes 2.0 as 2
-            if p.type in (int, float, str, bool) and value is not None and (
-                    not isinstance(value, wanted) or (p.type is not bool and isinstance(value, bool))):
-                raise PuzzleInputError(f"{where}: field 'params.{p.name}' must be "
-                                       f"{'a whole number' if p.type is int else p.type.__name__}, "
-                                       f"not {json.dumps(value)}")
-        try:
-            params = calls.canonical_params(ptype, params)
-            instance = calls.call(ptype, "from_json", params=params, record=record)
-        except PuzzleInputError as exc:
-            raise PuzzleInputError(f"{where}: {exc}") from None
-        try:
-            line_text = calls.text(ptype, "format", params=params, instance=instance, fmt="line")
-        except PuzzleEngineError as exc:
-            raise PuzzleInputError(f"{where}: {exc}") from None
-        try:
-            yield parse(ptype, params, line_text)
-        except PuzzleInputError as exc:
-            raise PuzzleInputError(f"{where}: {exc}") from None
+        yield read_record(ptype, raw, record, where)
+
+
+def read_record(ptype: PuzzleType, raw: dict[str, Any], record: Any, where: str) -> Parsed:
+    """The puzzle of one JSON record (``gen --format json``), named ``where`` in errors.
+    Options given on the command line (``raw``) override the record's; the puzzle is
+    written in the line format and read back, so that it is checked as a typed-in one is."""
+    if not isinstance(record, dict):
+        raise PuzzleInputError(f"{where}: not a puzzle record (a JSON object)")
+    if record.get("type", ptype.name) != ptype.name:
+        raise PuzzleInputError(f"{where}: a '{record.get('type')}' puzzle, not '{ptype.name}'")
+    params = record.get("params", {})
+    if not isinstance(params, dict):
+        raise PuzzleInputError(f"{where}: field 'params' must be an object")
+    params = {**params, **raw}
+    for p in ptype.params:  # JSON's types, as the type declares them
+        value = params.get(p.name)
+        wanted = (int, float) if p.type is float else p.type  # JSON writes 2.0 as 2
+        if p.type in (int, float, str, bool) and value is not None and (
+                not isinstance(value, wanted) or (p.type is not bool and isinstance(value, bool))):
+            raise PuzzleInputError(f"{where}: field 'params.{p.name}' must be "
+                                   f"{'a whole number' if p.type is int else p.type.__name__}, "
+                                   f"not {json.dumps(value)}")
+    try:
+        params = calls.canonical_params(ptype, params)
+        instance = calls.call(ptype, "from_json", params=params, record=record)
+    except PuzzleInputError as exc:
+        raise PuzzleInputError(f"{where}: {exc}") from None
+    try:
+        line_text = calls.text(ptype, "format", params=params, instance=instance, fmt="line")
+    except PuzzleEngineError as exc:
+        raise PuzzleInputError(f"{where}: {exc}") from None
+    try:
+        return parse(ptype, params, line_text)
+    except PuzzleInputError as exc:
+        raise PuzzleInputError(f"{where}: {exc}") from None

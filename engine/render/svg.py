@@ -26,7 +26,7 @@ SHADE = "#d9d9d9"
 MARGIN = THICK + 0.5  #: room for the outer line; a pixel centre for the lines
 
 
-def _num(value: float) -> str:
+def num(value: float) -> str:
     """A length as SVG text: no trailing zeros."""
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
@@ -40,11 +40,11 @@ class GridDrawing:
         self.width = cols * cell + 2 * MARGIN
         self.height = rows * cell + 2 * MARGIN + below
         self.root = ET.Element(f"{{{SVG_NS}}}svg", {
-            "version": "1.1", "width": _num(self.width), "height": _num(self.height),
-            "viewBox": f"0 0 {_num(self.width)} {_num(self.height)}",
+            "version": "1.1", "width": num(self.width), "height": num(self.height),
+            "viewBox": f"0 0 {num(self.width)} {num(self.height)}",
             "font-family": FONT})
         ET.SubElement(self.root, f"{{{SVG_NS}}}rect", {
-            "x": "0", "y": "0", "width": _num(self.width), "height": _num(self.height),
+            "x": "0", "y": "0", "width": num(self.width), "height": num(self.height),
             "fill": "#ffffff"})
         # Layers, bottom to top, so that lines cross shading and symbols stand on both.
         self._shades = self.group("shades")
@@ -79,15 +79,15 @@ class GridDrawing:
         """Fill a whole square."""
         r, c = divmod(square, self.cols)
         ET.SubElement(self._shades, f"{{{SVG_NS}}}rect", {
-            "class": name, "x": _num(self.x(c)), "y": _num(self.y(r)),
-            "width": _num(self.cell), "height": _num(self.cell), "fill": fill})
+            "class": name, "x": num(self.x(c)), "y": num(self.y(r)),
+            "width": num(self.cell), "height": num(self.cell), "fill": fill})
 
     def text(self, x: float, y: float, text: str, size: float, fill: str = INK,
              bold: bool = False, anchor: str = "middle", name: str = "label",
              parent: ET.Element | None = None) -> ET.Element:
         """Text whose middle (``anchor``) sits at ``x`` and whose centre line is ``y``."""
-        attrs = {"class": name, "x": _num(x), "y": _num(y + 0.36 * size),
-                 "font-size": _num(size), "text-anchor": anchor, "fill": fill}
+        attrs = {"class": name, "x": num(x), "y": num(y + 0.36 * size),
+                 "font-size": num(size), "text-anchor": anchor, "fill": fill}
         if bold:
             attrs["font-weight"] = "bold"
         element = ET.SubElement(self._marks if parent is None else parent,
@@ -108,7 +108,7 @@ class GridDrawing:
     def disc(self, x: float, y: float, radius: float, fill: str, stroke: str = INK,
              name: str = "disc", parent: ET.Element | None = None) -> ET.Element:
         return ET.SubElement(self._marks if parent is None else parent, f"{{{SVG_NS}}}circle", {
-            "class": name, "cx": _num(x), "cy": _num(y), "r": _num(radius), "fill": fill,
+            "class": name, "cx": num(x), "cy": num(y), "r": num(radius), "fill": fill,
             "stroke": stroke, "stroke-width": "1"})
 
     def lines(self, regions: Sequence[int] | None = None) -> None:
@@ -127,7 +127,7 @@ class GridDrawing:
 
         def segment(layer: ET.Element, x1: float, y1: float, x2: float, y2: float) -> None:
             ET.SubElement(layer, f"{{{SVG_NS}}}line", {
-                "x1": _num(x1), "y1": _num(y1), "x2": _num(x2), "y2": _num(y2)})
+                "x1": num(x1), "y1": num(y1), "x2": num(x2), "y2": num(y2)})
 
         rows, cols = self.rows, self.cols
         for r in range(rows):
@@ -141,8 +141,8 @@ class GridDrawing:
                 segment(thin if same(a - cols, a) else thick,
                         self.x(c), self.y(r), self.x(c + 1), self.y(r))
         ET.SubElement(thick, f"{{{SVG_NS}}}rect", {
-            "class": "border", "x": _num(self.x(0)), "y": _num(self.y(0)),
-            "width": _num(cols * self.cell), "height": _num(rows * self.cell),
+            "class": "border", "x": num(self.x(0)), "y": num(self.y(0)),
+            "width": num(cols * self.cell), "height": num(rows * self.cell),
             "fill": "none"})
 
     def to_string(self) -> str:
@@ -150,4 +150,4 @@ class GridDrawing:
         return ET.tostring(self.root, encoding="unicode")
 
 
-__all__ = ["ANSWER", "CELL", "FONT", "GridDrawing", "INK", "SHADE", "SVG_NS", "THICK", "THIN"]
+__all__ = ["ANSWER", "CELL", "FONT", "GridDrawing", "INK", "SHADE", "SVG_NS", "THICK", "THIN", "num"]

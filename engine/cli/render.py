@@ -1,0 +1,90 @@
+"""``puzzle-engine render``: draw puzzles from INPUT (JSON Lines from ``gen``) as a
+printable sheet (SVG, PDF, PNG) with an optional answer key, or as an HTML page to play.
+The work is ``puzzle_engine.render``'s; solutions come from the solver in effect."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .. import files
+from ..errors import PuzzleInputError
+from ..render import document, sheet
+from ..render.sources import Entry, open_source
+from . import app
+from .common import ConfigOpt, SolverOpt, TimeOpt, _errors, _host, err_console
+from .solve import _EngineFor
+
+
+class _Solutions:
+    """Each puzzle's solution, on the engine for its type and params (``solve``'s)."""
+
+    def __init__(self, host, solver, config, time_limit):
+        self._make = lambda ptype: _EngineFor(host, ptype, solver, config, time_limit)
+        self._by_type: dict[str, _EngineFor] = {}
+
+    def __call__(self, entry: Entry):
+        name = entry.ptype.name
+        if name not in self._by_type:
+            self._by_type[name] = self._make(entry.ptype)
+        engine = self._by_type[name](entry.params)
+        result, solutions = engine.solve(entry.ptype, entry.params, entry.instance)
+        if not solutions:
+            what = ("the solver timed out (raise --time-limit)" if result.status == "unknown"
+                    else "the puzzle has no solution")
+            raise PuzzleInputError(f"{entry.where}: no answer to draw: {what}")
+        return solutions[0]
+
+    def close(self):
+        for engines in self._by_type.values():
+            for engine in engines._engines.values():
+                engine.close()
+
+
+@app.command()
+def render(
+    source: Annotated[str, typer.Argument(metavar="INPUT", help="JSON Lines from 'gen --format "
+                      "json' (a file, or - for stdin); puzzles of several types may mix.")],
+    fmt: Annotated[Optional[str], typer.Option("--format", help="svg, pdf, png (sheets) or "
+                   "html (a page to play); default: from --out's suffix, else pdf.")] = None,
+    per_page: Annotated[int, typer.Option("--per-page", help="Puzzles on a page.")] = 4,
+    solutions: Annotated[bool, typer.Option("--solutions", help="Add the answer key, on "
+                         "pages of its own.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: "
+                   "INPUT's name with the format's suffix, in the working folder). SVG and "
+                   "PNG write a file per page: OUT, or STEM-1.EXT, STEM-2.EXT...; the key "
+                   "STEM-key.EXT...")] = None,
+    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    title: Annotated[str, typer.Option("--title", help="The title on every page.")] = "Puzzles",
+    solver: SolverOpt = None,
+    config: ConfigOpt = None,
+    time_limit: TimeOpt = None,
+):
+    """Draw puzzles: a printable sheet with an answer key, or an HTML page to play."""
+    with _errors():
+        if fmt is None:
+            suffix = out.suffix.lower().lstrip(".") if out else ""
+            fmt = suffix if suffix in document.FORMATS else "pdf"
+        if fmt not in document.FORMATS:
+            raise PuzzleInputError(f"bad --format '{fmt}': expected one of "
+                                   f"{', '.join(document.FORMATS)}")
+        if per_page < 1:
+            raise PuzzleInputError(f"bad --per-page {per_page}: must be at least 1")
+        if paper not in sheet.PAPERS:
+            raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
+                                   f"{', '.join(sheet.PAPERS)}")
+        if out is None:
+            stem = "puzzles" if source == "-" else Path(source).stem
+            out = Path(f"{stem}.{fmt}")
+        files.check_writable(out)
+        host = _host()
+        entries = open_source(host, source).entries()
+        solve = _Solutions(host, solver, config, time_limit)
+        try:
+            written = document.render(entries, fmt, out, solve, per_page=per_page,
+                                      solutions=solutions, paper=paper, title=title)
+        finally:
+            solve.close()
+        for path in written:
+            err_console.print(f"puzzle-engine: wrote {path}", markup=False)

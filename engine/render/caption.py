@@ -1,0 +1,60 @@
+"""What is written under a drawing: its number on the sheet, the type, the parameters,
+the level, and a short id that reproduces the puzzle.
+
+The id is ``TYPE/SEED/HASH``: ``gen TYPE --seed SEED`` with the parameters shown (and the
+plugin version and solver on the second line) makes the puzzle again, and ``HASH``, the
+first six hexadecimal digits of the SHA-256 of the puzzle's line format, tells whether it
+is the same one. A variant (``gen --variants``) has ``SEED.V``; a record without a seed
+(from ``solve --format json``) has the id ``TYPE/HASH``."""
+from __future__ import annotations
+
+import hashlib
+
+from .. import calls
+from .sources import Entry
+
+
+def short_id(entry: Entry) -> str:
+    line = calls.text(entry.ptype, "format", params=entry.params, instance=entry.instance,
+                      fmt="line")
+    digest = hashlib.sha256(line.encode("utf-8")).hexdigest()[:6]
+    seed, variant = entry.record.get("seed"), entry.record.get("variant")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return f"{entry.ptype.name}/{digest}"
+    if isinstance(variant, int) and not isinstance(variant, bool):
+        return f"{entry.ptype.name}/{seed}.{variant}/{digest}"
+    return f"{entry.ptype.name}/{seed}/{digest}"
+
+
+def level(record: dict) -> str | None:
+    """The record's level: the grade of ``gen --difficulty`` (``level expert``), else its
+    complexity level (``givens 25``)."""
+    graded = record.get("difficulty")
+    if isinstance(graded, dict) and graded.get("level") is not None:
+        return f"level {graded['level']}"
+    binned = record.get("complexity")
+    if isinstance(binned, dict) and binned.get("level") is not None:
+        return f"{binned.get('name', 'complexity')} {binned['level']}"
+    return None
+
+
+def _value(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def caption(entry: Entry, number: int) -> list[str]:
+    """Two lines: ``N. TYPE · LEVEL`` with the parameters, then the id with the plugin
+    version and the solver that made it."""
+    head = f"{number}. {entry.ptype.name}"
+    shown = level(entry.record)
+    if shown:
+        head += f" \u00b7 {shown}"
+    params = ", ".join(f"{k.replace('_', '-')} {_value(v)}" for k, v in entry.params.items())
+    made = [f"id {short_id(entry)}"]
+    version = entry.record.get("plugin_version")
+    if version:
+        made.append(f"{entry.record.get('plugin', entry.ptype.plugin)} {version}")
+    solver = entry.record.get("solver")
+    if isinstance(solver, str):
+        made.append(solver.rsplit(".", 1)[-1])
+    return [f"{head} \u00b7 {params}" if params else head, " \u00b7 ".join(made)]

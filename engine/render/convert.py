@@ -1,0 +1,58 @@
+"""SVG pages to PDF and PNG, through CairoSVG (the optional extra ``pdf``).
+
+CairoSVG renders SVG with the cairo library, which also writes the PDF: no PDF is
+written by hand. A PDF gets one page per SVG page: each page is drawn by CairoSVG onto
+the same cairo PDF surface, sized to it, and ended with ``show_page``."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import PuzzleEngineError, one_line
+
+EXTRA = ("PDF and PNG need the optional extra 'pdf': pip install 'puzzle-engine[pdf]' "
+         "(and the cairo library, Debian's libcairo2)")
+DPI = 96  #: SVG user units are pixels at 96 dpi
+
+
+class MissingExtraError(PuzzleEngineError):
+    """An optional feature whose extra is not installed."""
+
+
+def _cairosvg():
+    try:
+        import cairosvg  # noqa: PLC0415 - optional: only PDF and PNG need it
+        import cairosvg.surface  # noqa: PLC0415
+    except (ImportError, OSError) as exc:  # OSError: cairocffi finds no libcairo
+        raise MissingExtraError(f"{EXTRA}; {one_line(exc)}") from None
+    return cairosvg
+
+
+def check_available() -> None:
+    """Raise ``MissingExtraError`` when PDF and PNG cannot be made (before any work)."""
+    _cairosvg()
+
+
+def to_pdf(pages: Sequence[str], path: Path) -> None:
+    """One PDF of ``pages`` (SVG documents), a page each, written to ``path``."""
+    cairosvg = _cairosvg()
+    cairo = cairosvg.surface.cairo
+    target = cairo.PDFSurface(str(path), 1, 1)
+
+    class Page(cairosvg.surface.PDFSurface):
+        """CairoSVG's PDF surface, drawing on ``target`` instead of a new file."""
+
+        def _create_surface(self, width, height):
+            target.set_size(width, height)
+            return target, width, height
+
+    for page in pages:
+        Page(cairosvg.parser.Tree(bytestring=page.encode("utf-8")), None, DPI)
+        target.show_page()
+    target.finish()
+
+
+def to_png(page: str, path: Path, scale: float = 1.0) -> None:
+    """A PNG of one page at ``scale`` pixels per SVG unit."""
+    _cairosvg().svg2png(bytestring=page.encode("utf-8"), write_to=str(path), scale=scale,
+                        background_color="#ffffff")

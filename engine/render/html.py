@@ -1,0 +1,92 @@
+"""The play page: one self-contained HTML file (its style, script and puzzles inline, no
+network: its Content-Security-Policy allows no request at all) in which a person fills
+in a board, sees conflicts, asks for a hint and reveals the solution.
+
+Each puzzle on the page is its caption, its board (the type's ``play_grid``, or when the
+type offers none, its drawing), and the explained steps a hint follows. Steps are the
+seam for an explainer: ``{"square": i, "value": v, "text": "..."}`` in solving order;
+given them, a hint fills in the next step's square and shows its text. Without them (as
+today), a hint reveals the first square filled in wrong, else the first empty one."""
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any
+
+from ..errors import PluginError
+from .play import PlayGrid, to_json
+
+_ASSETS = files(__package__) / "play"
+POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+          "img-src data:")
+
+
+@dataclass(frozen=True)
+class Playable:
+    """One puzzle of the page: caption lines, and the board or else the drawing."""
+
+    caption: Sequence[str]
+    grid: PlayGrid | None
+    svg: str | None = None
+    steps: Sequence[dict[str, Any]] = field(default_factory=tuple)
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe inside a ``<script>`` element: no ``</script>``, no ``<!--``."""
+    return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def page(puzzles: Sequence[Playable], title: str) -> str:
+    """The HTML document."""
+    scripts: list[str] = []
+    data = []
+    for puzzle in puzzles:
+        grid = None
+        if puzzle.grid is not None:
+            grid = to_json(puzzle.grid)
+            if puzzle.grid.rule == "script":
+                source = puzzle.grid.script
+                if "</" in source or "<!--" in source:
+                    raise PluginError("play_grid returned a script holding '</' or '<!--', "
+                                      "which cannot stand inside an HTML <script>")
+                if source not in scripts:
+                    scripts.append(source)
+                grid["script"] = scripts.index(source)
+        data.append({"caption": list(puzzle.caption), "grid": grid, "svg": puzzle.svg,
+                     "steps": list(puzzle.steps)})
+    own = "".join(f"window.puzzleEngineRules.push(({s}));\n" for s in scripts)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>
+{(_ASSETS / "play.css").read_text(encoding="utf-8")}</style>
+</head>
+<body>
+<header><h1>{html.escape(title)}</h1>
+<select id="choose" aria-label="Puzzle"></select></header>
+<p id="caption"></p>
+<p id="rules"></p>
+<div id="board"></div>
+<div id="controls">
+<button type="button" id="hint">Hint</button>
+<button type="button" id="reveal">Reveal the solution</button>
+<button type="button" id="restart">Start again</button>
+<label><input type="checkbox" id="mistakes"> Show mistakes</label>
+</div>
+<p id="status" role="status"></p>
+<script type="application/json" id="puzzles">{_script_json(data)}</script>
+<script>
+window.puzzleEngineRules = [];
+{own}</script>
+<script>
+{(_ASSETS / "play.js").read_text(encoding="utf-8")}</script>
+</body>
+</html>
+"""

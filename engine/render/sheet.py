@@ -1,0 +1,111 @@
+"""Laying drawings out on pages: ``per_page`` drawings in a grid of slots, each scaled to
+fill its slot with its proportions kept, its caption under it, and a title line at the
+top of each page. Pages are SVG documents of the paper's size (A4 or US Letter, in SVG
+user units: pixels at 96 dpi)."""
+from __future__ import annotations
+
+import copy
+import math
+import textwrap
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .drawing import size
+from .svg import FONT, SVG_NS, num
+
+#: Paper sizes in pixels at 96 dpi: A4 (210 x 297 mm) and US Letter (8.5 x 11 in).
+PAPERS = {"a4": (793.7, 1122.5), "letter": (816.0, 1056.0)}
+MARGIN = 48.0   #: half an inch round the page
+GAP = 24.0      #: between slots
+TITLE = 14.0    #: font size of the page title
+CAPTION = 9.5   #: font size of captions
+LINE = 1.3      #: line height, in font sizes
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A drawing for the sheet: the ``<svg>`` element (``drawing.drawing``) and the lines
+    of its caption."""
+
+    svg: ET.Element
+    caption: Sequence[str]
+
+
+def _el(parent: ET.Element, tag: str, **attrs) -> ET.Element:
+    return ET.SubElement(parent, f"{{{SVG_NS}}}{tag}", {k.replace("_", "-"): v
+                                                         for k, v in attrs.items()})
+
+
+def _caption_lines(lines: Sequence[str], width: float) -> list[str]:
+    """The caption wrapped to ``width`` (DejaVu Sans averages about 0.6 em a character)."""
+    chars = max(12, int(width / (0.6 * CAPTION)))
+    return [part for line in lines for part in textwrap.wrap(line, chars) or [""]]
+
+
+def layout(count: int, paper: str, aspect: float) -> tuple[int, int]:
+    """``(columns, rows)`` of slots for ``count`` drawings of ``aspect`` (height / width)
+    on ``paper``: the grid that lets the drawings be largest."""
+    width, height = PAPERS[paper]
+    width, height = width - 2 * MARGIN, height - 2 * MARGIN - TITLE * 2
+    best, shape = -1.0, (1, count)
+    for cols in range(1, count + 1):
+        rows = math.ceil(count / cols)
+        slot_w = (width - (cols - 1) * GAP) / cols
+        slot_h = (height - (rows - 1) * GAP) / rows - 3 * CAPTION * LINE
+        scale = min(slot_w, slot_h / aspect)
+        if scale > best + 1e-9:
+            best, shape = scale, (cols, rows)
+    return shape
+
+
+def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> list[str]:
+    """The pages (SVG documents) holding ``drawings`` in order, ``per_page`` to a page,
+    each titled ``title`` with its page number."""
+    chunks = [drawings[i:i + per_page] for i in range(0, len(drawings), per_page)]
+    aspect = max((h / w for w, h in (size(d.svg) for d in drawings)), default=1.0)
+    cols, rows = layout(min(per_page, len(drawings)) or 1, paper, aspect)
+    page_w, page_h = PAPERS[paper]
+    top = MARGIN + TITLE * 2
+    slot_w = (page_w - 2 * MARGIN - (cols - 1) * GAP) / cols
+    slot_h = (page_h - top - MARGIN - (rows - 1) * GAP) / rows
+    out = []
+    for n, chunk in enumerate(chunks, 1):
+        root = ET.Element(f"{{{SVG_NS}}}svg", {
+            "version": "1.1", "width": num(page_w), "height": num(page_h),
+            "viewBox": f"0 0 {num(page_w)} {num(page_h)}", "font-family": FONT})
+        _el(root, "rect", x="0", y="0", width=num(page_w), height=num(page_h),
+            fill="#ffffff")
+        heading = _el(root, "text", x=num(MARGIN), y=num(MARGIN + TITLE),
+                      font_size=num(TITLE), font_weight="bold", fill="#000000")
+        heading.set("class", "title")
+        heading.text = f"{title} \u00b7 page {n} of {len(chunks)}"
+        wrapped = [_caption_lines(item.caption, slot_w) for item in chunk]
+        # One scale for the page, the largest at which every drawing fits its slot: the
+        # squares of boards of one size are then of one size.
+        scale = min(min(slot_w / width, (slot_h - len(lines) * CAPTION * LINE
+                                         - CAPTION * 0.5) / height)
+                    for item, lines in zip(chunk, wrapped)
+                    for width, height in [size(item.svg)])
+        for k, (item, lines) in enumerate(zip(chunk, wrapped)):
+            row, col = divmod(k, cols)
+            x = MARGIN + col * (slot_w + GAP)
+            y = top + row * (slot_h + GAP)
+            width, height = size(item.svg)
+            w, h = width * scale, height * scale
+            placed = copy.deepcopy(item.svg)
+            for key in ("x", "y", "width", "height"):
+                placed.attrib.pop(key, None)
+            placed.attrib.update({"x": num(x + (slot_w - w) / 2), "y": num(y),
+                                  "width": num(w), "height": num(h),
+                                  "preserveAspectRatio": "xMidYMid meet"})
+            placed.set("class", "puzzle")
+            root.append(placed)
+            for m, line in enumerate(lines):
+                text = _el(root, "text", x=num(x + slot_w / 2),
+                           y=num(y + h + CAPTION * LINE * (m + 1)), font_size=num(CAPTION),
+                           text_anchor="middle", fill="#000000")
+                text.set("class", "caption")
+                text.text = line
+        out.append(ET.tostring(root, encoding="unicode"))
+    return out
