@@ -1,0 +1,173 @@
+"""The HTML play page in a real browser (issue 29): Debian's headless Chromium, driven by
+Selenium through Debian's chromedriver (scripts/test.sh installs both). A person types a
+wrong symbol and a right one, and sees the conflict highlighted and cleared; asks for a
+hint and gets one square of the solution; reveals the whole solution. The page makes no
+request: it is one file."""
+import json
+import re
+import tempfile
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from puzzle_engine_plugins.sudoku.logic import ALPHABET
+from render_support import cli, records
+from test_render_pictures import LEVEL
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+CONFLICT = "rgba(255, 156, 156, 1)"  # .cell.conflict in play.css
+PLAIN = "rgba(255, 255, 255, 1)"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.TemporaryDirectory(prefix="puzzle-engine-chromium-")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 f"--user-data-dir={profile.name}", "--window-size=1000,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        profile.cleanup()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """Play pages of puzzles made by the real solvers: a Sudoku and a Fillomino on one
+    page, and a Combination level (a type with a drawing and no play board)."""
+    folder = tmp_path_factory.mktemp("play")
+    batch = folder / "batch.jsonl"
+    batch.write_text(cli("gen", "sudoku", "--seed", 4, "--format", "json").stdout
+                     + cli("gen", "fillomino", "--rows", 5, "--cols", 5, "--seed", 3,
+                           "--format", "json").stdout)
+    level = folder / "level.jsonl"
+    level.write_text(json.dumps(LEVEL) + "\n")
+    cli("render", batch, "--format", "html", "--out", folder / "play.html")
+    cli("render", level, "--out", folder / "level.html")
+    return folder, records(batch)
+
+
+def cell(browser, i):
+    return browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-square="{i}"]')
+
+
+def state(browser, i):
+    """(classes, background colour) of square ``i``."""
+    element = cell(browser, i)
+    return (set(element.get_attribute("class").split()),
+            element.value_of_css_property("background-color"))
+
+
+def typed(browser, i, text):
+    box = cell(browser, i).find_element(By.TAG_NAME, "input")
+    box.clear()
+    box.send_keys(text)
+    return box
+
+
+def status(browser):
+    return browser.find_element(By.ID, "status").text
+
+
+def test_the_page_is_one_file_that_asks_for_nothing(pages, browser):
+    folder, _ = pages
+    html = (folder / "play.html").read_text()
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", html)
+    assert "default-src 'none'" in html
+    browser.get((folder / "play.html").as_uri())
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+
+
+def test_sudoku_conflicts_hint_and_solution(pages, browser):
+    folder, (sudoku, _) = pages
+    grid = [v for row in sudoku["grid"] for v in row]
+    solution = [v for row in sudoku["solution"] for v in row]
+    browser.get((folder / "play.html").as_uri())
+    assert "row, column" in browser.find_element(By.ID, "rules").text
+    # An open square whose row holds a given that is not its answer: typing that given's
+    # symbol clashes with it.
+    i, j = next((i, j) for i in range(81) if not grid[i]
+                for j in range(i // 9 * 9, i // 9 * 9 + 9) if grid[j] and grid[j] != solution[i])
+    typed(browser, i, ALPHABET[grid[j] - 1])
+    for k in (i, j):
+        classes, colour = state(browser, k)
+        assert "conflict" in classes and colour == CONFLICT, (k, classes, colour)
+    assert "in conflict" in status(browser)
+    box = typed(browser, i, ALPHABET[solution[i] - 1])
+    assert box.get_attribute("value") == ALPHABET[solution[i] - 1]
+    for k in (i, j):
+        classes, colour = state(browser, k)
+        assert "conflict" not in classes and colour == PLAIN, (k, classes, colour)
+    # Not a symbol of the board: refused, and said so.
+    typed(browser, i, "x")
+    assert "not a symbol" in status(browser)
+    # A hint fills in one square, the first still empty, with its answer.
+    browser.find_element(By.ID, "hint").click()
+    first = next(k for k in range(81) if not grid[k] and k != i)
+    hinted = [k for k in range(81) if "hint" in state(browser, k)[0]]
+    assert hinted == [first]
+    value = cell(browser, first).find_element(By.TAG_NAME, "input").get_attribute("value")
+    assert value == ALPHABET[solution[first] - 1]
+    assert f"row {first // 9 + 1}, column {first % 9 + 1}" in status(browser)
+    # "Show mistakes" marks a square that differs from the solution, conflict or not.
+    wrong = next(k for k in range(81) if not grid[k] and k != first)
+    typed(browser, wrong, ALPHABET[solution[wrong] % 9])
+    browser.find_element(By.ID, "mistakes").click()
+    assert "wrong" in state(browser, wrong)[0]
+    # Revealing the solution fills every open square with its answer.
+    browser.find_element(By.ID, "reveal").click()
+    values = browser.execute_script(
+        "return [...document.querySelectorAll('#board .cell')].map("
+        "c => c.querySelector('input') ? c.querySelector('input').value : c.textContent)")
+    assert values == [ALPHABET[v - 1] for v in solution]
+    assert status(browser) == "The solution is shown."
+
+
+def test_fillomino_region_sizes(pages, browser):
+    folder, (_, fillomino) = pages
+    grid = [v for row in fillomino["grid"] for v in row]
+    solution = [v for row in fillomino["solution"] for v in row]
+    browser.get((folder / "play.html").as_uri())
+    choose = browser.find_element(By.ID, "choose")
+    choose.find_elements(By.TAG_NAME, "option")[1].click()
+    assert "region" in browser.find_element(By.ID, "rules").text
+
+    def beside(i):
+        r, c = divmod(i, 5)
+        return [r2 * 5 + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= r2 < 5 and 0 <= c2 < 5]
+
+    # An open square beside a given 1: a 1 there makes a region of two 1s, too large.
+    i, j = next((i, j) for i in range(25) if not grid[i] for j in beside(i) if grid[j] == 1)
+    typed(browser, i, "1")
+    for k in (i, j):
+        classes, colour = state(browser, k)
+        assert "conflict" in classes and colour == CONFLICT, (k, classes, colour)
+    typed(browser, i, str(solution[i]))
+    for k in (i, j):
+        assert "conflict" not in state(browser, k)[0]
+    # Its region's border shows once its neighbours differ: a thick line between the
+    # typed square and the given 1.
+    left, right = sorted((i, j))
+    side = "thick-right" if right == left + 1 else "thick-bottom"
+    assert side in state(browser, left)[0]
+    browser.find_element(By.ID, "hint").click()
+    hinted = [k for k in range(25) if "hint" in state(browser, k)[0]]
+    assert len(hinted) == 1 and not grid[hinted[0]]
+    value = cell(browser, hinted[0]).find_element(By.TAG_NAME, "input").get_attribute("value")
+    assert value == str(solution[hinted[0]])
+
+
+def test_a_type_without_a_play_board_shows_its_drawing(pages, browser):
+    folder, _ = pages
+    browser.get((folder / "level.html").as_uri())
+    assert browser.find_elements(By.CSS_SELECTOR, "#board svg")
+    assert not browser.find_element(By.ID, "controls").is_displayed()
+    assert "no play board" in browser.find_element(By.ID, "rules").text
