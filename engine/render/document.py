@@ -57,8 +57,15 @@ def _drawn(entry: Entry, solution=None) -> ET.Element:
     return root
 
 
-def play_page(entries: Sequence[Entry], solve: Solve, title: str) -> str:
-    """The HTML play page of ``entries``."""
+#: Explained steps of a puzzle for the play page's hints (``html``): ``steps(entry,
+#: solution)`` gives ``[{"square": i, "value": v, "text": "..."}]`` in solving order.
+Steps = Callable[[Entry, Any], Sequence[dict[str, Any]]]
+
+
+def play_page(entries: Sequence[Entry], solve: Solve, title: str,
+              steps: Steps | None = None) -> str:
+    """The HTML play page of ``entries``. ``steps`` is where an explainer plugs in: with
+    it, each hint follows the next explained step; without, it reveals a square."""
     puzzles = []
     for number, entry in enumerate(entries, 1):
         solution = solve(entry)
@@ -66,7 +73,8 @@ def play_page(entries: Sequence[Entry], solve: Solve, title: str) -> str:
         svg = None
         if grid is None:
             svg = ET.tostring(_drawn(entry), encoding="unicode")
-        puzzles.append(html.Playable(caption(entry, number), grid, svg))
+        explained = tuple(steps(entry, solution)) if steps and grid is not None else ()
+        puzzles.append(html.Playable(caption(entry, number), grid, svg, explained))
     return html.page(puzzles, title)
 
 

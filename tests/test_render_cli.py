@@ -1,0 +1,202 @@
+"""``puzzle-engine render`` from the command line: files written and named, captions,
+answer-key pages, the PDF's pages, and every mistake (options, input, a missing extra, a
+plugin's broken drawing or board) as one line and exit status 2."""
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+from puzzle_engine import PlayGrid, hookimpl
+from puzzle_engine.cli import app
+from puzzle_engine.cli import render as render_cli
+from puzzle_engine.plugins import get_host
+from puzzle_engine_plugins.sudoku import Sudoku
+from render_support import NS, cli, records
+
+runner = CliRunner()
+#: A 4x4 Sudoku record as 'gen --format json' writes it (a given's row, column and box).
+RECORD = {"type": "sudoku", "params": {"size": 4, "box": "2x2", "choose": "fill"},
+          "grid": [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]],
+          "seed": 7, "variant": None, "plugin": "sudoku", "plugin_version": "0.1.0",
+          "solver": "org.chuffed.chuffed", "complexity": {"name": "givens", "level": 4}}
+
+
+def one_line_error(result, *words):
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("puzzle-engine: error: "), result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert "Traceback" not in result.output
+
+
+def fast(*row):
+    return pytest.param(*row, marks=pytest.mark.fast)
+
+
+@pytest.fixture
+def jsonl(tmp_path):
+    """A file of three 4x4 records (seeds 7, 8, 9; the same board, which the id tells)."""
+    path = tmp_path / "three.jsonl"
+    path.write_text("".join(json.dumps({**RECORD, "seed": 7 + k}) + "\n" for k in range(3)))
+    return path
+
+
+@pytest.mark.parametrize("args, words", [
+    fast(["--format", "gif"], ["bad --format 'gif'", "svg, pdf, png, html"]),
+    fast(["--per-page", "0"], ["bad --per-page 0"]),
+    fast(["--paper", "a3"], ["bad --paper 'a3'", "a4, letter"]),
+    fast(["--out", "/no/such/folder/x.svg"], ["the folder /no/such/folder does not exist"]),
+])
+def test_bad_options_are_one_line(jsonl, args, words):
+    one_line_error(runner.invoke(app, ["render", str(jsonl), *args]), *words)
+
+
+@pytest.mark.parametrize("content, words", [
+    fast("", ["empty input"]),
+    fast("..6...9.8", ["not JSON Lines"]),
+    fast('{"type": "sudoku"\n', ["line 1", "not a puzzle record"]),
+    fast(json.dumps({"grid": []}) + "\n", ["line 1", "a field 'type'"]),
+    fast(json.dumps({**RECORD, "type": "nonesuch"}) + "\n", ["line 1", "unknown puzzle 'nonesuch'"]),
+    fast(json.dumps(RECORD) + "\n" + json.dumps({**RECORD, "grid": [[5, 0, 0, 0]] * 4}) + "\n",
+         ["line 2"]),
+])
+def test_bad_input_is_one_line_naming_the_line(tmp_path, content, words):
+    path = tmp_path / "in.jsonl"
+    path.write_text(content)
+    one_line_error(runner.invoke(app, ["render", str(path), "--out", str(tmp_path / "x.svg")]),
+                   *words)
+
+
+@pytest.mark.fast
+def test_missing_input_and_missing_extra(tmp_path, jsonl, monkeypatch):
+    one_line_error(runner.invoke(app, ["render", str(tmp_path / "nope.jsonl")]), "no such file")
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if the extra were not installed
+    for fmt in ("pdf", "png"):
+        result = runner.invoke(app, ["render", str(jsonl), "--format", fmt,
+                                     "--out", str(tmp_path / f"x.{fmt}")])
+        one_line_error(result, "optional extra 'pdf'", "pip install 'puzzle-engine[pdf]'")
+        assert not (tmp_path / f"x.{fmt}").exists()
+
+
+@pytest.mark.fast
+def test_sheet_files_captions_and_ids(tmp_path, jsonl, monkeypatch):
+    """Without --solutions no solver runs. Two to a page: two pages, named STEM-1, STEM-2;
+    the default name is INPUT's, in the working folder; each caption has the number, type,
+    level, params and the id TYPE/SEED/HASH."""
+    monkeypatch.chdir(tmp_path)
+    result = cli("render", jsonl, "--format", "svg", "--per-page", 2, "--title", "Week 1")
+    assert "wrote three-1.svg" in result.stderr and "wrote three-2.svg" in result.stderr
+    first = ET.fromstring((tmp_path / "three-1.svg").read_text())
+    assert len(first.findall("svg:svg", NS)) == 2
+    texts = [t.text for t in first.iter(f"{{{NS['svg']}}}text")]
+    assert texts[0] == "Week 1 \u00b7 page 1 of 2"
+    captions = [t for t in texts if t.startswith(("1.", "2.", "id "))]
+    assert captions[0] == "1. sudoku \u00b7 givens 4 \u00b7 size 4, box 2x2, choose fill"
+    ids = [t.split()[1] for t in captions if t.startswith("id ")]
+    assert [i.split("/")[:2] for i in ids] == [["sudoku", "7"], ["sudoku", "8"]]
+    assert ids[0].split("/")[2] == ids[1].split("/")[2]  # the same puzzle, the same hash
+    assert "sudoku 0.1.0 \u00b7 chuffed" in captions[1]
+    second = ET.fromstring((tmp_path / "three-2.svg").read_text())
+    assert len(second.findall("svg:svg", NS)) == 1
+    assert not list(tmp_path.glob("*key*"))
+
+
+def test_answer_key_pages_and_pdf(tmp_path, jsonl):
+    """--solutions adds key pages after the puzzles: SVG files STEM-key-N, and in a PDF,
+    pages of their own (poppler counts them); the format follows --out's suffix."""
+    cli("render", jsonl, "--per-page", 2, "--solutions", "--out", tmp_path / "s.svg")
+    keys = sorted(p.name for p in tmp_path.glob("s-key-*.svg"))
+    assert keys == ["s-key-1.svg", "s-key-2.svg"]
+    key = ET.fromstring((tmp_path / "s-key-1.svg").read_text())
+    assert next(key.iter(f"{{{NS['svg']}}}text")).text.startswith("Puzzles: answer key")
+    answers = [t.text for t in key.iter(f"{{{NS['svg']}}}text") if t.get("class") == "answer"]
+    assert len(answers) == 2 * 12  # two 4x4 puzzles of four givens
+    cli("render", jsonl, "--per-page", 2, "--solutions", "--out", tmp_path / "s.pdf")
+    assert (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
+    assert pdfinfo(tmp_path / "s.pdf") == ("4", "595.275 x 841.875 pts (A4)")
+    cli("render", jsonl, "--per-page", 3, "--paper", "letter", "--out", tmp_path / "l.pdf")
+    assert pdfinfo(tmp_path / "l.pdf") == ("1", "612 x 792 pts (letter)")
+
+
+def pdfinfo(path):
+    """Poppler's count of pages, and the page size."""
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True,
+                          timeout=30).stdout
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    return fields["Pages"].strip(), fields["Page size"].strip()
+
+
+class Careless(Sudoku):
+    """Sudoku whose drawing and board are broken, one way per size."""
+
+    name = "careless-sudoku"
+
+    def render_svg(self, params, instance, solution=None):
+        if params["size"] == 4:
+            return "<svg><rect/></svg>"  # no namespace
+        return "<svg xmlns='http://www.w3.org/2000/svg'"  # not even XML
+
+    def play_grid(self, params, instance, solution):
+        grid = super().play_grid(params, instance, solution)
+        return PlayGrid(**{**grid.__dict__, "solution": tuple(grid.solution[:-1])})
+
+
+class Undrawn(Sudoku):
+    name = "undrawn-sudoku"
+
+    def render_svg(self, params, instance, solution=None):
+        return None
+
+    def play_grid(self, params, instance, solution):
+        return None
+
+
+class CarelessPlugin:
+    PUZZLE_ENGINE_CONTRACT = 2
+
+    @hookimpl
+    def register_puzzle_types(self, register):
+        register(Careless())
+        register(Undrawn())
+
+
+@pytest.fixture
+def careless(monkeypatch):
+    def host(warn=True):
+        h = get_host()
+        h.register(CarelessPlugin(), name="careless", version="0.0.test")
+        return h
+    monkeypatch.setattr(render_cli, "_host", host)
+
+
+@pytest.mark.parametrize("name, fmt, words", [
+    fast("careless-sudoku", "svg", ["render_svg (puzzle 'careless-sudoku', plugin 'careless')",
+                                    "an <svg> document in the namespace"]),
+    fast("undrawn-sudoku", "svg", ["line 1", "puzzle type 'undrawn-sudoku' (plugin 'careless') "
+                                   "draws no pictures"]),
+    ("careless-sudoku", "html", ["play_grid (puzzle 'careless-sudoku', plugin 'careless')",
+                                 "solution must be 16 whole numbers"]),
+    ("undrawn-sudoku", "html", ["draws no pictures"]),
+])
+def test_a_plugins_broken_drawing_is_one_line(tmp_path, careless, name, fmt, words):
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({**RECORD, "type": name}) + "\n")
+    result = runner.invoke(app, ["render", str(path), "--format", fmt,
+                                 "--out", str(tmp_path / f"x.{fmt}")])
+    one_line_error(result, *words)
+    assert not (tmp_path / f"x.{fmt}").exists()
+
+
+def test_a_puzzle_without_a_solution_is_one_line(tmp_path):
+    """The key and the play page need the solver's solution; none is one line."""
+    path = tmp_path / "in.jsonl"  # row 1 needs 3 and 4 in its right box, which has a 3
+    path.write_text(json.dumps({**RECORD, "grid": [[1, 2, 0, 0], [0, 0, 0, 3], [0] * 4,
+                                                   [0] * 4]}) + "\n")
+    for fmt, extra in (("html", []), ("svg", ["--solutions"])):
+        result = runner.invoke(app, ["render", str(path), "--format", fmt, *extra,
+                                     "--out", str(tmp_path / f"x.{fmt}")])
+        one_line_error(result, f"{path}, line 1: no answer to draw: the puzzle has no solution")
