@@ -48,7 +48,7 @@ def jsonl(tmp_path):
 @pytest.mark.parametrize("args, words", [
     fast(["--format", "gif"], ["bad --format 'gif'", "svg, pdf, png, html"]),
     fast(["--per-page", "0"], ["bad --per-page 0"]),
-    fast(["--paper", "a3"], ["bad --paper 'a3'", "a4, letter"]),
+    fast(["--paper", "a3"], ["bad --paper 'a3'", "a4, letter, fit"]),
     fast(["--out", "/no/such/folder/x.svg"], ["the folder /no/such/folder does not exist"]),
 ])
 def test_bad_options_are_one_line(jsonl, args, words):
@@ -95,7 +95,7 @@ def test_sheet_files_captions_and_ids(tmp_path, jsonl, monkeypatch):
     texts = [t.text for t in first.iter(f"{{{NS['svg']}}}text")]
     assert texts[0] == "Week 1 \u00b7 page 1 of 2"
     captions = [t for t in texts if t.startswith(("1.", "2.", "id "))]
-    assert captions[0] == "1. sudoku \u00b7 givens 4 \u00b7 size 4, box 2x2, choose fill"
+    assert captions[0] == "1. sudoku \u00b7 givens 4 \u00b7 size 4, box 2x2"  # choose: its default
     ids = [t.split()[1] for t in captions if t.startswith("id ")]
     assert [i.split("/")[:2] for i in ids] == [["sudoku", "7"], ["sudoku", "8"]]
     assert ids[0].split("/")[2] == ids[1].split("/")[2]  # the same puzzle, the same hash

@@ -12,6 +12,9 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from puzzle_engine.plugins import get_host
+from puzzle_engine.render.document import play_page
+from puzzle_engine.render.sources import open_source
 from puzzle_engine_plugins.sudoku.logic import ALPHABET
 from render_support import cli, records
 from test_render_pictures import LEVEL
@@ -171,3 +174,25 @@ def test_a_type_without_a_play_board_shows_its_drawing(pages, browser):
     assert browser.find_elements(By.CSS_SELECTOR, "#board svg")
     assert not browser.find_element(By.ID, "controls").is_displayed()
     assert "no play board" in browser.find_element(By.ID, "rules").text
+
+
+def test_a_hint_follows_the_explained_steps_when_given(pages, browser, tmp_path):
+    """The explainer's seam: given steps, a hint fills in the next step's square (not the
+    first empty one) and shows the step's text."""
+    folder, (sudoku, _) = pages
+    host = get_host()
+    entries = list(open_source(host, str(folder / "batch.jsonl")).entries())[:1]
+    grid = [v for row in sudoku["grid"] for v in row]
+    solution = [v for row in sudoku["solution"] for v in row]
+    last = max(k for k in range(81) if not grid[k])
+
+    def steps(entry, answer):
+        assert list(answer) == solution
+        return [{"square": last, "value": solution[last], "text": "Only one place is left."}]
+
+    page = tmp_path / "steps.html"
+    page.write_text(play_page(entries, lambda entry: tuple(solution), "Steps", steps))
+    browser.get(page.as_uri())
+    browser.find_element(By.ID, "hint").click()
+    assert [k for k in range(81) if "hint" in state(browser, k)[0]] == [last]
+    assert status(browser) == "Only one place is left."

@@ -55,7 +55,8 @@ def render(
                    "INPUT's name with the format's suffix, in the working folder). SVG and "
                    "PNG write a file per page: OUT, or STEM-1.EXT, STEM-2.EXT...; the key "
                    "STEM-key.EXT...")] = None,
-    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    paper: Annotated[str, typer.Option("--paper", help="a4, letter, or fit (each page "
+                     "just holds its puzzles at their own size).")] = "a4",
     title: Annotated[str, typer.Option("--title", help="The title on every page.")] = "Puzzles",
     solver: SolverOpt = None,
     config: ConfigOpt = None,
@@ -71,9 +72,9 @@ def render(
                                    f"{', '.join(document.FORMATS)}")
         if per_page < 1:
             raise PuzzleInputError(f"bad --per-page {per_page}: must be at least 1")
-        if paper not in sheet.PAPERS:
+        if paper not in (*sheet.PAPERS, sheet.FIT):
             raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
-                                   f"{', '.join(sheet.PAPERS)}")
+                                   f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
         if out is None:
             stem = "puzzles" if source == "-" else Path(source).stem
             out = Path(f"{stem}.{fmt}")

@@ -43,13 +43,16 @@ def _value(value) -> str:
 
 
 def caption(entry: Entry, number: int) -> list[str]:
-    """Two lines: ``N. TYPE · LEVEL`` with the parameters, then the id with the plugin
-    version and the solver that made it."""
+    """Two lines: ``N. TYPE · LEVEL`` with the parameters (those not at their declared
+    defaults), then the id with the plugin version and the solver that made it."""
     head = f"{number}. {entry.ptype.name}"
     shown = level(entry.record)
     if shown:
         head += f" \u00b7 {shown}"
-    params = ", ".join(f"{k.replace('_', '-')} {_value(v)}" for k, v in entry.params.items())
+    # A parameter at its declared default is left out: 'gen' fills it in the same way.
+    defaults = {p.name: p.default for p in entry.ptype.params if p.default is not None}
+    params = ", ".join(f"{k.replace('_', '-')} {_value(v)}" for k, v in entry.params.items()
+                       if k not in defaults or defaults[k] != v)
     made = [f"id {short_id(entry)}"]
     version = entry.record.get("plugin_version")
     if version:

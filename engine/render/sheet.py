@@ -1,7 +1,8 @@
-"""Laying drawings out on pages: ``per_page`` drawings in a grid of slots, each scaled to
-fill its slot with its proportions kept, its caption under it, and a title line at the
+"""Laying drawings out on pages: ``per_page`` drawings in a grid of slots, scaled to fill
+their slots with their proportions kept, a caption under each, and a title line at the
 top of each page. Pages are SVG documents of the paper's size (A4 or US Letter, in SVG
-user units: pixels at 96 dpi)."""
+user units: pixels at 96 dpi), or with the paper ``fit``, just large enough for the
+drawings at their own size (for screens, and pictures in documents)."""
 from __future__ import annotations
 
 import copy
@@ -16,6 +17,8 @@ from .svg import FONT, SVG_NS, num
 
 #: Paper sizes in pixels at 96 dpi: A4 (210 x 297 mm) and US Letter (8.5 x 11 in).
 PAPERS = {"a4": (793.7, 1122.5), "letter": (816.0, 1056.0)}
+FIT = "fit"        #: no paper: each page is as large as its drawings at their own size
+FIT_MARGIN = 16.0
 MARGIN = 48.0   #: half an inch round the page
 GAP = 24.0      #: between slots
 TITLE = 14.0    #: font size of the page title
@@ -63,12 +66,30 @@ def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> 
     """The pages (SVG documents) holding ``drawings`` in order, ``per_page`` to a page,
     each titled ``title`` with its page number."""
     chunks = [drawings[i:i + per_page] for i in range(0, len(drawings), per_page)]
-    aspect = max((h / w for w, h in (size(d.svg) for d in drawings)), default=1.0)
-    cols, rows = layout(min(per_page, len(drawings)) or 1, paper, aspect)
-    page_w, page_h = PAPERS[paper]
-    top = MARGIN + TITLE * 2
-    slot_w = (page_w - 2 * MARGIN - (cols - 1) * GAP) / cols
-    slot_h = (page_h - top - MARGIN - (rows - 1) * GAP) / rows
+
+    def heading(n: int) -> str:
+        return title if len(chunks) == 1 else f"{title} \u00b7 page {n} of {len(chunks)}"
+
+    count = min(per_page, len(drawings)) or 1
+    if paper == FIT:  # the page fits its drawings, at their own size
+        margin = FIT_MARGIN
+        cols = math.ceil(math.sqrt(count))
+        rows = math.ceil(count / cols)
+        slot_w = max(size(d.svg)[0] for d in drawings)
+        slot_h = max(size(d.svg)[1] for d in drawings) + 4 * CAPTION * LINE
+        content = cols * slot_w + (cols - 1) * GAP
+        page_w = 2 * margin + max(content, 0.65 * TITLE * len(heading(len(chunks))))
+        left = (page_w - content) / 2
+        page_h = 2 * margin + TITLE * 2 + rows * slot_h + (rows - 1) * GAP
+    else:
+        margin = MARGIN
+        aspect = max((h / w for w, h in (size(d.svg) for d in drawings)), default=1.0)
+        cols, rows = layout(count, paper, aspect)
+        page_w, page_h = PAPERS[paper]
+        left = margin
+        slot_w = (page_w - 2 * margin - (cols - 1) * GAP) / cols
+        slot_h = (page_h - 2 * margin - TITLE * 2 - (rows - 1) * GAP) / rows
+    top = margin + TITLE * 2
     out = []
     for n, chunk in enumerate(chunks, 1):
         root = ET.Element(f"{{{SVG_NS}}}svg", {
@@ -76,10 +97,10 @@ def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> 
             "viewBox": f"0 0 {num(page_w)} {num(page_h)}", "font-family": FONT})
         _el(root, "rect", x="0", y="0", width=num(page_w), height=num(page_h),
             fill="#ffffff")
-        heading = _el(root, "text", x=num(MARGIN), y=num(MARGIN + TITLE),
+        head = _el(root, "text", x=num(margin), y=num(margin + TITLE),
                       font_size=num(TITLE), font_weight="bold", fill="#000000")
-        heading.set("class", "title")
-        heading.text = f"{title} \u00b7 page {n} of {len(chunks)}"
+        head.set("class", "title")
+        head.text = heading(n)
         wrapped = [_caption_lines(item.caption, slot_w) for item in chunk]
         # One scale for the page, the largest at which every drawing fits its slot: the
         # squares of boards of one size are then of one size.
@@ -89,7 +110,7 @@ def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> 
                     for width, height in [size(item.svg)])
         for k, (item, lines) in enumerate(zip(chunk, wrapped)):
             row, col = divmod(k, cols)
-            x = MARGIN + col * (slot_w + GAP)
+            x = left + col * (slot_w + GAP)
             y = top + row * (slot_h + GAP)
             width, height = size(item.svg)
             w, h = width * scale, height * scale
