@@ -12,7 +12,9 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from puzzle_engine import PlayGrid
 from puzzle_engine.plugins import get_host
+from puzzle_engine.render import html
 from puzzle_engine.render.document import play_page
 from puzzle_engine.render.sources import open_source
 from puzzle_engine_plugins.sudoku.logic import ALPHABET
@@ -196,3 +198,20 @@ def test_a_hint_follows_the_explained_steps_when_given(pages, browser, tmp_path)
     browser.find_element(By.ID, "hint").click()
     assert [k for k in range(81) if "hint" in state(browser, k)[0]] == [last]
     assert status(browser) == "Only one place is left."
+
+
+def test_a_types_own_rule_runs_in_the_page(browser, tmp_path):
+    """The rule 'script': the type's JavaScript marks the conflicts (here: an odd number
+    beside an odd number)."""
+    board = PlayGrid(rows=1, cols=3, cells=(1, 0, 0), solution=(1, 2, 3), rule="script",
+                     script="(values, grid) => values.flatMap((v, i) => v % 2 === 1 && "
+                            "(values[i - 1] % 2 === 1 || values[i + 1] % 2 === 1) ? [i] : [])",
+                     rules="No two odd numbers side by side.")
+    page = tmp_path / "own.html"
+    page.write_text(html.page([html.Playable(["1. own"], board)], "Own rule"))
+    browser.get(page.as_uri())
+    typed(browser, 1, "3")
+    assert [k for k in range(3) if "conflict" in state(browser, k)[0]] == [0, 1]
+    typed(browser, 1, "2")
+    assert not any("conflict" in state(browser, k)[0] for k in range(3))
+    assert status(browser) == "1 square to fill."

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import PluginError
 from .play import PlayGrid, to_json
 
-_ASSETS = files(__package__) / "play"
+_ASSETS = files(__package__) / "assets"
 POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
           "img-src data:")
 

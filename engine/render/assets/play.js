@@ -94,6 +94,10 @@
     return "row " + (Math.floor(i / grid.cols) + 1) + ", column " + (i % grid.cols + 1);
   }
 
+  function squares(count) {
+    return count + (count === 1 ? " square" : " squares");
+  }
+
   function say(text) {
     $("status").textContent = text;
   }
@@ -119,8 +123,8 @@
     const right = values.every((v, i) => grid.cells[i] !== 0 || v === grid.solution[i]);
     if (open === 0 && right) say(revealed ? "The solution is shown." : "Solved!");
     else if (open === 0) say("Every square is filled, but something is wrong.");
-    else if (conflicts.size) say(conflicts.size + " squares in conflict.");
-    else if (!$("status").dataset.keep) say(open + " squares to fill.");
+    else if (conflicts.size) say(squares(conflicts.size) + " in conflict.");
+    else if (!$("status").dataset.keep) say(squares(open) + " to fill.");
     delete $("status").dataset.keep;
   }
 
