@@ -5,11 +5,12 @@ region borders are thick exactly where they should be, a given's glyph is drawn 
 square (and the same symbol looks the same everywhere, another one differently), and
 the answer key holds the solution."""
 import json
+import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from puzzle_engine.render.svg import CELL, MARGIN, GridDrawing
+from puzzle_engine.render.svg import CELL, FONT, MARGIN, GridDrawing
 from puzzle_engine_plugins.combination.drawing import PALETTE, WALL_FILL
 from puzzle_engine_plugins.fillomino.logic import regions
 from puzzle_engine_plugins.sudoku.logic import ALPHABET
@@ -227,3 +228,15 @@ def test_pdf_pages_show_the_puzzles_and_the_key(made, tmp_path):
     check_lines(k, 5, 6, lambda r, c: region[r * 6 + c] != region[r * 6 + c + 1],
                 lambda r, c: region[r * 6 + c] != region[(r + 1) * 6 + c])
     assert all(k.ink(*divmod(i, 6)) > 20 for i in range(30))
+
+
+@pytest.mark.fast
+def test_the_pinned_font_is_the_one_drawn_with():
+    """The drawings name DejaVu Sans first, and cairo draws with the first family named:
+    fontconfig must find the pinned package's files (scripts/test.sh installs
+    fonts-dejavu-core), or every glyph above would be some other font's."""
+    assert FONT.split(",")[0] == "DejaVu Sans"
+    for style, name in (("", "DejaVuSans.ttf"), (":bold", "DejaVuSans-Bold.ttf")):
+        found = subprocess.run(["fc-match", "-f", "%{file}", f"DejaVu Sans{style}"],
+                               capture_output=True, text=True, check=True, timeout=30).stdout
+        assert found.endswith(f"/{name}"), found

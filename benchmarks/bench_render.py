@@ -1,0 +1,61 @@
+"""What ``puzzle-engine render`` costs, against its baseline in the same run: a batch of
+puzzles made once by ``gen``, then, round after round and interleaved, ``render`` as a
+sheet without a key (no solver), with the answer key, the play page, and ``solve`` of the
+same puzzles (the solver's part of a key, as a user would run it). Every figure is the
+wall time of the whole command, start-up included; the ratios divide medians taken in
+the same rounds, so a machine that others load slows both sides alike.
+
+    .venv/bin/python benchmarks/bench_render.py --count 20 --rounds 3
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(args: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([str(ROOT / ".venv" / "bin" / "puzzle-engine"), *args], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=3600)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--puzzle", default="sudoku")
+    parser.add_argument("--count", type=int, default=20, help="puzzles in the batch")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-render-") as folder:
+        batch = Path(folder) / "batch.jsonl"
+        timed(["gen", options.puzzle, "--count", str(options.count), "--seed", str(options.seed),
+               "--format", "json", "--out", str(batch)])
+        cases = {
+            "sheet pdf": ["render", str(batch), "--out", f"{folder}/a.pdf"],
+            "sheet+key pdf": ["render", str(batch), "--solutions", "--out", f"{folder}/b.pdf"],
+            "play html": ["render", str(batch), "--out", f"{folder}/c.html"],
+            "solve (baseline)": ["solve", options.puzzle, str(batch), "--format", "line"],
+        }
+        times: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(options.rounds):
+            for name, args in cases.items():
+                times[name].append(timed(args))
+    base = statistics.median(times["solve (baseline)"])
+    print(f"# {options.count} {options.puzzle} puzzles (seed {options.seed}), "
+          f"{options.rounds} rounds, interleaved; wall time of each command")
+    print(f"{'case':18} {'median s':>9} {'s/puzzle':>9} {'/solve':>7}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:18} {median:9.2f} {median / options.count:9.3f} {median / base:7.2f}")
+
+
+if __name__ == "__main__":
+    main()
