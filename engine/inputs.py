@@ -133,15 +133,20 @@ def _from_records(ptype: PuzzleType, raw: dict[str, Any], text: str,
                   name: str) -> Iterator[Parsed]:
     """The puzzles of JSON Lines records (``gen --format json``), one per non-blank line
     (``read_record``)."""
+    for record, where in json_lines(text, name):
+        yield read_record(ptype, raw, record, where)
+
+
+def json_lines(text: str, name: str) -> Iterator[tuple[Any, str]]:
+    """Each non-blank line of ``text`` read as JSON, with where it is (``NAME, line N``)."""
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         where = f"{name}, line {number}"
         try:
-            record = json.loads(line)
+            yield json.loads(line), where
         except json.JSONDecodeError as exc:
             raise PuzzleInputError(f"{where}: not a puzzle record ({exc})") from None
-        yield read_record(ptype, raw, record, where)
 
 
 def read_record(ptype: PuzzleType, raw: dict[str, Any], record: Any, where: str) -> Parsed:

@@ -14,7 +14,8 @@ from puzzle_engine.cli import app
 from puzzle_engine.cli import render as render_cli
 from puzzle_engine.plugins import get_host
 from puzzle_engine_plugins.sudoku import Sudoku
-from render_support import NS, cli, records
+from render_support import NS, cli
+from test_cli import fast, one_line_error
 
 runner = CliRunner()
 #: A 4x4 Sudoku record as 'gen --format json' writes it (a given's row, column and box).
@@ -22,19 +23,6 @@ RECORD = {"type": "sudoku", "params": {"size": 4, "box": "2x2", "choose": "fill"
           "grid": [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]],
           "seed": 7, "variant": None, "plugin": "sudoku", "plugin_version": "0.1.0",
           "solver": "org.chuffed.chuffed", "complexity": {"name": "givens", "level": 4}}
-
-
-def one_line_error(result, *words):
-    assert result.exit_code == 2, result.output
-    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("puzzle-engine: error: "), result.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
-    assert "Traceback" not in result.output
-
-
-def fast(*row):
-    return pytest.param(*row, marks=pytest.mark.fast)
 
 
 @pytest.fixture

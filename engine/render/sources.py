@@ -7,7 +7,6 @@ file, or ``-`` for standard input); records of several types may be mixed. Anoth
 with the same ``entries()``."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any, Protocol
 
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..hookspecs import PuzzleType
-from ..inputs import read_input, read_record
+from ..inputs import json_lines, read_input, read_record
 from ..plugins import Host
 
 
@@ -43,14 +42,7 @@ class JsonLines:
         self.host, self.name, self.text = host, name, text
 
     def entries(self) -> Iterator[Entry]:
-        for number, line in enumerate(self.text.splitlines(), 1):
-            if not line.strip():
-                continue
-            where = f"{self.name}, line {number}"
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PuzzleInputError(f"{where}: not a puzzle record ({exc})") from None
+        for record, where in json_lines(self.text, self.name):
             if not isinstance(record, dict) or not isinstance(record.get("type"), str):
                 raise PuzzleInputError(f"{where}: not a puzzle record (a JSON object with "
                                        "a field 'type', as 'gen --format json' writes)")
