@@ -364,7 +364,7 @@ class Combination(PuzzleType, Growing):
         return "/".join(rows) if fmt == "line" else "\n".join(rows)
 
     def render_svg(self, params, instance, solution=None):
-        return drawing.render_svg(instance, solution, COLOURS)
+        return drawing.render_svg(instance, solution, COLOURS, ATTACKS)
 
     def parse(self, params, text):
         text = text.strip()

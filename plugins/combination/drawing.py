@@ -13,7 +13,6 @@ from .squares import HOLE, WALL
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#17becf")
 GLYPHS = {"rook": "\u265c", "bishop": "\u265d", "queen": "\u265b"}
-ATTACKS = ("rook", "bishop", "queen")
 WALL_FILL = "#4d4d4d"
 
 
@@ -26,7 +25,9 @@ def _piece(drawing, x, y, colour, attack, name, radius):
     return group
 
 
-def render_svg(level, solution=None, colour_names="abcdefgh") -> str:
+def render_svg(level, solution, colour_names, attacks) -> str:
+    """The level; with ``solution`` (a piece ``4 * colour + attack`` on a square, attack
+    1 to 3 in the order of ``attacks``), its answer key."""
     cell = 36
     per_row = max(1, level.width // 2)  # pieces listed on one line under the board
     lines = -(-len(level.pieces) // per_row)
@@ -41,7 +42,7 @@ def render_svg(level, solution=None, colour_names="abcdefgh") -> str:
         for i, v in enumerate(solution):
             if v > 0:
                 x, y = drawing.centre(i)
-                _piece(drawing, x, y, v // 4, ATTACKS[v % 4 - 1], "piece", cell * 0.4).set(
+                _piece(drawing, x, y, v // 4, attacks[v % 4 - 1], "piece", cell * 0.4).set(
                     "data-square", str(i))
     drawing.lines()
     step = (drawing.width - 8) / per_row
