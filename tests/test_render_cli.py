@@ -38,6 +38,7 @@ def jsonl(tmp_path):
     fast(["--per-page", "0"], ["bad --per-page 0"]),
     fast(["--paper", "a3"], ["bad --paper 'a3'", "a4, letter, fit"]),
     fast(["--out", "/no/such/folder/x.svg"], ["the folder /no/such/folder does not exist"]),
+    fast(["--out", "-"], ["render writes files, not standard output"]),
 ])
 def test_bad_options_are_one_line(jsonl, args, words):
     one_line_error(runner.invoke(app, ["render", str(jsonl), *args]), *words)
@@ -188,3 +189,19 @@ def test_a_puzzle_without_a_solution_is_one_line(tmp_path):
         result = runner.invoke(app, ["render", str(path), "--format", fmt, *extra,
                                      "--out", str(tmp_path / f"x.{fmt}")])
         one_line_error(result, f"{path}, line 1: no answer to draw: the puzzle has no solution")
+
+
+@pytest.mark.fast
+def test_a_failed_write_leaves_nothing_and_is_one_line(tmp_path):
+    """A write that fails half-way (a full disk) leaves neither the file nor its
+    temporary, and says which file."""
+    from puzzle_engine.errors import PuzzleInputError
+    from puzzle_engine.render.document import _write
+
+    def half(part):
+        part.write_text("half a page")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(PuzzleInputError, match=r"cannot write .*x\.svg: No space left on device"):
+        _write(tmp_path / "x.svg", half)
+    assert list(tmp_path.iterdir()) == []

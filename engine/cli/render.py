@@ -75,6 +75,9 @@ def render(
         if paper not in (*sheet.PAPERS, sheet.FIT):
             raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
+        if out is not None and str(out) == "-":
+            raise PuzzleInputError("render writes files, not standard output: give --out "
+                                   "a file name")
         if out is None:
             stem = "puzzles" if source == "-" else Path(source).stem
             out = Path(f"{stem}.{fmt}")

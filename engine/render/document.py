@@ -39,11 +39,14 @@ def outputs(out: Path, fmt: str, pages: int, keys: int) -> tuple[list[Path], lis
 
 
 def _write(path: Path, write: Callable[[Path], None]) -> None:
-    """``write(temporary)``, then the temporary file renamed to ``path``."""
+    """``write(temporary)``, then the temporary file renamed to ``path``; a failure to
+    write (a full disk) is one line naming the file."""
     part = path.with_name(f".{path.name}.part")
     try:
         write(part)
         os.replace(part, path)
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         with contextlib.suppress(OSError):
             part.unlink()
