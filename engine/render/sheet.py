@@ -98,7 +98,7 @@ def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> 
         _el(root, "rect", x="0", y="0", width=num(page_w), height=num(page_h),
             fill="#ffffff")
         head = _el(root, "text", x=num(margin), y=num(margin + TITLE),
-                      font_size=num(TITLE), font_weight="bold", fill="#000000")
+                   font_size=num(TITLE), font_weight="bold", fill="#000000")
         head.set("class", "title")
         head.text = heading(n)
         wrapped = [_caption_lines(item.caption, slot_w) for item in chunk]
