@@ -89,6 +89,11 @@ def test_sheet_files_captions_and_ids(tmp_path, jsonl, monkeypatch):
     assert [i.split("/")[:2] for i in ids] == [["sudoku", "7"], ["sudoku", "8"]]
     assert ids[0].split("/")[2] == ids[1].split("/")[2]  # the same puzzle, the same hash
     assert "sudoku 0.1.0 \u00b7 chuffed" in captions[1]
+    # A record of 'gen --difficulty' is captioned with its grade.
+    graded = tmp_path / "graded.jsonl"
+    graded.write_text(json.dumps({**RECORD, "difficulty": {"level": "expert"}}) + "\n")
+    cli("render", graded, "--format", "svg", "--out", tmp_path / "graded.svg")
+    assert "1. sudoku \u00b7 level expert \u00b7 size 4, box 2x2" in (tmp_path / "graded.svg").read_text()
     second = ET.fromstring((tmp_path / "three-2.svg").read_text())
     assert len(second.findall("svg:svg", NS)) == 1
     assert not list(tmp_path.glob("*key*"))
