@@ -38,8 +38,7 @@ class _Solutions:
 
     def close(self):
         for engines in self._by_type.values():
-            for engine in engines._engines.values():
-                engine.close()
+            engines.close()
 
 
 @app.command()

@@ -37,6 +37,10 @@ class _EngineFor:
             self._engines[preferred] = self._make(params)
         return self._engines[preferred]
 
+    def close(self) -> None:
+        for engine in self._engines.values():
+            engine.close()
+
 
 def _setup_for_input(ctx, puzzle, source, solver, config, time_limit, fmt):
     _check_format(fmt)
