@@ -7,6 +7,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+from PIL import Image
 from typer.testing import CliRunner
 
 from puzzle_engine import PlayGrid, hookimpl
@@ -39,6 +40,7 @@ def jsonl(tmp_path):
     fast(["--paper", "a3"], ["bad --paper 'a3'", "a4, letter, fit"]),
     fast(["--out", "/no/such/folder/x.svg"], ["the folder /no/such/folder does not exist"]),
     fast(["--out", "-"], ["render writes files, not standard output"]),
+    fast(["--dpi", "5"], ["bad --dpi 5: expected 24 to 1200"]),
 ])
 def test_bad_options_are_one_line(jsonl, args, words):
     one_line_error(runner.invoke(app, ["render", str(jsonl), *args]), *words)
@@ -114,6 +116,9 @@ def test_answer_key_pages_and_pdf(tmp_path, jsonl):
     assert pdfinfo(tmp_path / "s.pdf") == ("4", "595.275 x 841.875 pts (A4)")
     cli("render", jsonl, "--per-page", 3, "--paper", "letter", "--out", tmp_path / "l.pdf")
     assert pdfinfo(tmp_path / "l.pdf") == ("1", "612 x 792 pts (letter)")
+    cli("render", jsonl, "--per-page", 3, "--paper", "letter", "--dpi", 48, "--out",
+        tmp_path / "l.png")
+    assert Image.open(tmp_path / "l.png").size == (408, 528)  # 8.5 x 11 inches at 48 dpi
 
 
 def pdfinfo(path):

@@ -57,6 +57,7 @@ def render(
     paper: Annotated[str, typer.Option("--paper", help="a4, letter, or fit (each page "
                      "just holds its puzzles at their own size).")] = "a4",
     title: Annotated[str, typer.Option("--title", help="The title on every page.")] = "Puzzles",
+    dpi: Annotated[float, typer.Option("--dpi", help="Resolution of PNG pages.")] = document.PNG_DPI,
     solver: SolverOpt = None,
     config: ConfigOpt = None,
     time_limit: TimeOpt = None,
@@ -71,6 +72,8 @@ def render(
                                    f"{', '.join(document.FORMATS)}")
         if per_page < 1:
             raise PuzzleInputError(f"bad --per-page {per_page}: must be at least 1")
+        if not 24 <= dpi <= 1200:
+            raise PuzzleInputError(f"bad --dpi {dpi:g}: expected 24 to 1200")
         if paper not in (*sheet.PAPERS, sheet.FIT):
             raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
@@ -86,7 +89,7 @@ def render(
         solve = _Solutions(host, solver, config, time_limit)
         try:
             written = document.render(entries, fmt, out, solve, per_page=per_page,
-                                      solutions=solutions, paper=paper, title=title)
+                                      solutions=solutions, paper=paper, title=title, dpi=dpi)
         finally:
             solve.close()
         for path in written:

@@ -18,7 +18,7 @@ from .drawing import drawing
 from .sources import Entry
 
 FORMATS = ("svg", "pdf", "png", "html")
-PNG_SCALE = 2.0  #: PNG pixels per SVG unit: 192 dpi, sharp on screen and in print
+PNG_DPI = 192  #: PNG resolution: two pixels per SVG unit, sharp on screen and in print
 
 Solve = Callable[[Entry], Any]
 
@@ -82,9 +82,11 @@ def play_page(entries: Sequence[Entry], solve: Solve, title: str,
 
 
 def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page: int = 4,
-           solutions: bool = False, paper: str = "a4", title: str = "Puzzles") -> list[Path]:
+           solutions: bool = False, paper: str = "a4", title: str = "Puzzles",
+           dpi: float = PNG_DPI) -> list[Path]:
     """Draw ``entries`` to ``out`` in ``fmt``; ``solve(entry)`` gives a puzzle's solution
-    (for answer keys and the play page). Returns the files written."""
+    (for answer keys and the play page); ``dpi`` is the resolution of PNG pages. Returns
+    the files written."""
     if fmt in ("pdf", "png"):
         convert.check_available()
     entries = list(entries)
@@ -110,5 +112,5 @@ def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page
         if fmt == "svg":
             _write(path, lambda p, page=page: p.write_text(page, encoding="utf-8"))
         else:
-            _write(path, lambda p, page=page: convert.to_png(page, p, PNG_SCALE))
+            _write(path, lambda p, page=page: convert.to_png(page, p, dpi / convert.DPI))
     return page_files + key_files
