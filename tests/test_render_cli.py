@@ -215,3 +215,26 @@ def test_a_failed_write_leaves_nothing_and_is_one_line(tmp_path):
     with pytest.raises(PuzzleInputError, match=r"cannot write .*x\.svg: No space left on device"):
         _write(tmp_path / "x.svg", half)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.fast
+def test_too_many_per_page_is_refused_naming_the_most(tmp_path):
+    """A --per-page that would shrink the boards below readable squares (or below zero)
+    is one line naming the most that fit; that many draws squares of at least 8 points."""
+    from puzzle_engine.render.sheet import SMALLEST
+    from render_support import placements
+
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps({**RECORD, "seed": k}) + "\n" for k in range(80)))
+    result = runner.invoke(app, ["render", str(path), "--per-page", "80", "--format", "svg",
+                                 "--out", str(tmp_path / "x.svg")])
+    one_line_error(result, "--per-page 80 does not fit on a4: at most")
+    assert not list(tmp_path.glob("x*.svg"))
+    most = int(result.output.split("at most ")[1].split()[0])
+    cli("render", path, "--per-page", most, "--format", "svg", "--out", tmp_path / "x.svg")
+    page = (tmp_path / "x-1.svg").read_text()
+    assert len(placements(page)) == most
+    assert all(w / bw >= SMALLEST for _, _, w, _, bw, _ in placements(page))
+    one_line_error(runner.invoke(app, ["render", str(path), "--per-page", str(most + 1),
+                                       "--format", "svg", "--out", str(tmp_path / "y.svg")]),
+                   f"at most {most} ")

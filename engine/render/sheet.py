@@ -12,8 +12,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import PuzzleInputError
 from .drawing import size
-from .svg import FONT, SVG_NS, num
+from .svg import CELL, FONT, SVG_NS, num
 
 #: Paper sizes in pixels at 96 dpi: A4 (210 x 297 mm) and US Letter (8.5 x 11 in).
 PAPERS = {"a4": (793.7, 1122.5), "letter": (816.0, 1056.0)}
@@ -24,6 +25,9 @@ GAP = 24.0      #: between slots
 TITLE = 14.0    #: font size of the page title
 CAPTION = 9.5   #: font size of captions
 LINE = 1.3      #: line height, in font sizes
+#: The least scale a drawing is shrunk to on paper: a square of ``CELL`` is then 8 points
+#: (96 units are 72 points), about the smallest a symbol can be written in by hand.
+SMALLEST = 8 * 96 / 72 / CELL
 
 
 @dataclass(frozen=True)
@@ -62,9 +66,42 @@ def layout(count: int, paper: str, aspect: float) -> tuple[int, int]:
     return shape
 
 
+def _slots(count: int, paper: str, aspect: float) -> tuple[int, int, float, float]:
+    """``(columns, rows, slot width, slot height)`` of ``count`` drawings on ``paper``."""
+    cols, rows = layout(count, paper, aspect)
+    page_w, page_h = PAPERS[paper]
+    return (cols, rows, (page_w - 2 * MARGIN - (cols - 1) * GAP) / cols,
+            (page_h - 2 * MARGIN - TITLE * 2 - (rows - 1) * GAP) / rows)
+
+
+def _scale(chunk: Sequence[Placed], slot_w: float, slot_h: float) -> float:
+    """The largest scale at which every drawing of ``chunk`` and its caption fit a slot
+    (one scale for a page: the squares of boards of one size are then of one size)."""
+    return min(min(slot_w / width, (slot_h - len(_caption_lines(item.caption, slot_w))
+                                    * CAPTION * LINE - CAPTION * 0.5) / height)
+               for item in chunk for width, height in [size(item.svg)])
+
+
+def _check_fits(drawings: Sequence[Placed], per_page: int, paper: str, aspect: float) -> None:
+    """Refuse a ``per_page`` that shrinks the drawings below ``SMALLEST``, naming the
+    most that fit."""
+    def fits(n: int) -> bool:
+        *_, slot_w, slot_h = _slots(min(n, len(drawings)), paper, aspect)
+        return slot_w > 0 and slot_h > 0 and _scale(drawings, slot_w, slot_h) >= SMALLEST
+
+    if per_page == 1 or fits(per_page):
+        return
+    most = next((n for n in range(min(per_page, len(drawings)) - 1, 1, -1) if fits(n)), 1)
+    raise PuzzleInputError(f"--per-page {per_page} does not fit on {paper}: at most {most} "
+                           "of these puzzles fit a page at a readable size (squares of "
+                           "8 points), or use --paper fit")
+
+
 def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> list[str]:
     """The pages (SVG documents) holding ``drawings`` in order, ``per_page`` to a page,
-    each titled ``title`` with its page number."""
+    each titled ``title`` with its page number. On paper, a ``per_page`` that would
+    shrink the drawings below ``SMALLEST`` is a ``PuzzleInputError`` naming the most
+    that fit."""
     chunks = [drawings[i:i + per_page] for i in range(0, len(drawings), per_page)]
 
     def heading(n: int) -> str:
@@ -82,13 +119,11 @@ def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> 
         left = (page_w - content) / 2
         page_h = 2 * margin + TITLE * 2 + rows * slot_h + (rows - 1) * GAP
     else:
-        margin = MARGIN
+        margin = left = MARGIN
         aspect = max((h / w for w, h in (size(d.svg) for d in drawings)), default=1.0)
-        cols, rows = layout(count, paper, aspect)
+        _check_fits(drawings, per_page, paper, aspect)
+        cols, rows, slot_w, slot_h = _slots(count, paper, aspect)
         page_w, page_h = PAPERS[paper]
-        left = margin
-        slot_w = (page_w - 2 * margin - (cols - 1) * GAP) / cols
-        slot_h = (page_h - 2 * margin - TITLE * 2 - (rows - 1) * GAP) / rows
     top = margin + TITLE * 2
     out = []
     for n, chunk in enumerate(chunks, 1):
@@ -101,14 +136,9 @@ def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> 
                    font_size=num(TITLE), font_weight="bold", fill="#000000")
         head.set("class", "title")
         head.text = heading(n)
-        wrapped = [_caption_lines(item.caption, slot_w) for item in chunk]
-        # One scale for the page, the largest at which every drawing fits its slot: the
-        # squares of boards of one size are then of one size.
-        scale = min(min(slot_w / width, (slot_h - len(lines) * CAPTION * LINE
-                                         - CAPTION * 0.5) / height)
-                    for item, lines in zip(chunk, wrapped)
-                    for width, height in [size(item.svg)])
-        for k, (item, lines) in enumerate(zip(chunk, wrapped)):
+        scale = _scale(chunk, slot_w, slot_h)
+        for k, item in enumerate(chunk):
+            lines = _caption_lines(item.caption, slot_w)
             row, col = divmod(k, cols)
             x = left + col * (slot_w + GAP)
             y = top + row * (slot_h + GAP)
