@@ -73,6 +73,12 @@ def test_missing_input_and_missing_extra(tmp_path, jsonl, monkeypatch):
         assert not (tmp_path / f"x.{fmt}").exists()
 
 
+def test_a_bad_solver_is_named_before_the_input_is_read(tmp_path):
+    """As in 'solve': --solver is checked first, even when INPUT is missing."""
+    result = runner.invoke(app, ["render", str(tmp_path / "nope.jsonl"), "--solver", "nonesuch"])
+    one_line_error(result, "solver 'nonesuch' is not installed")
+
+
 @pytest.mark.fast
 def test_sheet_files_captions_and_ids(tmp_path, jsonl, monkeypatch):
     """Without --solutions no solver runs. Two to a page: two pages, named STEM-1, STEM-2;

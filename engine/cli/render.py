@@ -13,7 +13,8 @@ from ..errors import PuzzleInputError
 from ..render import document, sheet
 from ..render.sources import Entry, open_source
 from . import app
-from .common import ConfigOpt, SolverOpt, TimeOpt, _errors, _host, err_console
+from ..solving.backend import find_solver
+from .common import ConfigOpt, SolverOpt, TimeOpt, _errors, _host, _settings, err_console
 from .solve import _EngineFor
 
 
@@ -84,6 +85,9 @@ def render(
             stem = "puzzles" if source == "-" else Path(source).stem
             out = Path(f"{stem}.{fmt}")
         files.check_writable(out)
+        # The solver in effect (a bad --solver or --config) is checked before the input
+        # is read, as 'solve' does.
+        find_solver(_settings(None, solver, config, time_limit).solver)
         host = _host()
         entries = open_source(host, source).entries()
         solve = _Solutions(host, solver, config, time_limit)
