@@ -86,8 +86,9 @@ def render(
             out = Path(f"{stem}.{fmt}")
         files.check_writable(out)
         # The solver in effect (a bad --solver or --config) is checked before the input
-        # is read, as 'solve' does.
-        find_solver(_settings(None, solver, config, time_limit).solver)
+        # is read, as 'solve' does, when it is named or will solve (keys, play page).
+        if solver is not None or config is not None or solutions or fmt == "html":
+            find_solver(_settings(None, solver, config, time_limit).solver)
         host = _host()
         entries = open_source(host, source).entries()
         solve = _Solutions(host, solver, config, time_limit)
