@@ -244,3 +244,33 @@ def test_too_many_per_page_is_refused_naming_the_most(tmp_path):
     one_line_error(runner.invoke(app, ["render", str(path), "--per-page", str(most + 1),
                                        "--format", "svg", "--out", str(tmp_path / "y.svg")]),
                    f"at most {most} ")
+
+
+def test_control_characters_and_odd_fields_make_sound_pages(tmp_path):
+    """Text XML cannot hold (a record's plugin version, the title) is left out of every
+    caption and title, a field that is not text is not shown, and PDF and PNG are made."""
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps({**RECORD, "plugin_version": "0.1\u0001", "solver": 5,
+                                "plugin": ["x"], "complexity": {"name": {}, "level": 4}}) + "\n")
+    title = "Week\u0002 1\ufffe"
+    for fmt in ("svg", "png", "pdf", "html"):
+        cli("render", path, "--title", title, "--out", tmp_path / f"odd.{fmt}")
+    page = ET.fromstring((tmp_path / "odd.svg").read_text())
+    texts = [t.text for t in page.iter(f"{{{NS['svg']}}}text") if t.get("class") != "given"]
+    assert texts == ["Week 1", "1. sudoku \u00b7 complexity 4 \u00b7 size 4, box 2x2",
+                     "id sudoku/7/6a4dd2 \u00b7 sudoku 0.1"]
+    assert (tmp_path / "odd.pdf").read_bytes().startswith(b"%PDF")
+    assert "\u0002" not in (tmp_path / "odd.html").read_text()
+
+
+@pytest.mark.fast
+def test_cairosvgs_failure_is_one_line_and_closes_the_pdf(tmp_path):
+    from puzzle_engine.errors import PuzzleEngineError
+    from puzzle_engine.render import convert
+    good = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
+    with pytest.raises(PuzzleEngineError, match=r"^CairoSVG could not draw page 2 as PDF: "
+                                                r"ParseError: syntax error"):
+        convert.to_pdf([good, "junk"], tmp_path / "x.pdf")
+    assert (tmp_path / "x.pdf").read_bytes().rstrip().endswith(b"%%EOF")  # finished
+    with pytest.raises(PuzzleEngineError, match="page 3 as PNG: ValueError"):
+        convert.to_png('<svg xmlns="http://www.w3.org/2000/svg"/>', tmp_path / "x.png", 1, 3)

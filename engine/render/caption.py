@@ -26,15 +26,25 @@ def short_id(entry: Entry) -> str:
     return f"{entry.ptype.name}/{seed}/{digest}"
 
 
+def _text(value) -> str | None:
+    """A record's field as caption text: a string or a number, else nothing (a record is
+    data from anywhere)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
 def level(record: dict) -> str | None:
     """The record's level: the grade of ``gen --difficulty`` (``level expert``), else its
     complexity level (``givens 25``)."""
     graded = record.get("difficulty")
-    if isinstance(graded, dict) and graded.get("level") is not None:
-        return f"level {graded['level']}"
+    if isinstance(graded, dict) and _text(graded.get("level")):
+        return f"level {_text(graded['level'])}"
     binned = record.get("complexity")
-    if isinstance(binned, dict) and binned.get("level") is not None:
-        return f"{binned.get('name', 'complexity')} {binned['level']}"
+    if isinstance(binned, dict) and _text(binned.get("level")):
+        return f"{_text(binned.get('name')) or 'complexity'} {_text(binned['level'])}"
     return None
 
 
@@ -54,10 +64,10 @@ def caption(entry: Entry, number: int) -> list[str]:
     params = ", ".join(f"{k.replace('_', '-')} {_value(v)}" for k, v in entry.params.items()
                        if k not in defaults or defaults[k] != v)
     made = [f"id {short_id(entry)}"]
-    version = entry.record.get("plugin_version")
+    version = _text(entry.record.get("plugin_version"))
     if version:
-        made.append(f"{entry.record.get('plugin', entry.ptype.plugin)} {version}")
+        made.append(f"{_text(entry.record.get('plugin')) or entry.ptype.plugin} {version}")
     solver = entry.record.get("solver")
-    if isinstance(solver, str):
+    if isinstance(solver, str) and solver:
         made.append(solver.rsplit(".", 1)[-1])
     return [f"{head} \u00b7 {params}" if params else head, " \u00b7 ".join(made)]

@@ -5,6 +5,8 @@ written by hand. A PDF gets one page per SVG page: each page is drawn by CairoSV
 the same cairo PDF surface, sized to it, and ended with ``show_page``."""
 from __future__ import annotations
 
+import contextlib
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -33,6 +35,17 @@ def check_available() -> None:
     _cairosvg()
 
 
+@contextlib.contextmanager
+def _drawing(fmt: str, number: int):
+    """CairoSVG's failure to read or draw page ``number`` as one line (the pages are
+    checked before, so this is a bug of ours or CairoSVG's, never a traceback)."""
+    try:
+        yield
+    except (ET.ParseError, ValueError, TypeError, KeyError, IndexError) as exc:
+        raise PuzzleEngineError(f"CairoSVG could not draw page {number} as {fmt}: "
+                                f"{type(exc).__name__}: {one_line(exc)}") from None
+
+
 def to_pdf(pages: Sequence[str], path: Path) -> None:
     """One PDF of ``pages`` (SVG documents), a page each, written to ``path``."""
     cairosvg = _cairosvg()
@@ -46,13 +59,19 @@ def to_pdf(pages: Sequence[str], path: Path) -> None:
             target.set_size(width, height)
             return target, width, height
 
-    for page in pages:
-        Page(cairosvg.parser.Tree(bytestring=page.encode("utf-8")), None, DPI)
-        target.show_page()
-    target.finish()
+    try:
+        for number, page in enumerate(pages, 1):
+            with _drawing("PDF", number):
+                Page(cairosvg.parser.Tree(bytestring=page.encode("utf-8")), None, DPI)
+            target.show_page()
+    finally:
+        target.finish()  # closes the file, also when a page failed
 
 
-def to_png(page: str, path: Path, scale: float = 1.0) -> None:
-    """A PNG of one page at ``scale`` pixels per SVG unit."""
-    _cairosvg().svg2png(bytestring=page.encode("utf-8"), write_to=str(path), scale=scale,
-                        background_color="#ffffff")
+def to_png(page: str, path: Path, scale: float = 1.0, number: int = 1) -> None:
+    """A PNG of one page (page ``number`` of the document) at ``scale`` pixels per SVG
+    unit."""
+    cairosvg = _cairosvg()
+    with _drawing("PNG", number):
+        cairosvg.svg2png(bytestring=page.encode("utf-8"), write_to=str(path), scale=scale,
+                         background_color="#ffffff")

@@ -108,9 +108,10 @@ def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page
         _write(out, lambda p: convert.to_pdf(pages + keys, p))
         return [out]
     page_files, key_files = outputs(out, fmt, len(pages), len(keys))
-    for path, page in zip(page_files + key_files, pages + keys):
+    for number, (path, page) in enumerate(zip(page_files + key_files, pages + keys), 1):
         if fmt == "svg":
             _write(path, lambda p, page=page: p.write_text(page, encoding="utf-8"))
         else:
-            _write(path, lambda p, page=page: convert.to_png(page, p, dpi / convert.DPI))
+            _write(path, lambda p, page=page, number=number:
+                   convert.to_png(page, p, dpi / convert.DPI, number))
     return page_files + key_files

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import PluginError
 from .play import PlayGrid, to_json
+from .svg import plain
 
 _ASSETS = files(__package__) / "assets"
 POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -41,6 +42,7 @@ def _script_json(value: Any) -> str:
 
 def page(puzzles: Sequence[Playable], title: str) -> str:
     """The HTML document."""
+    title = plain(title)
     scripts: list[str] = []
     data = []
     for puzzle in puzzles:
@@ -55,8 +57,8 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
                 if source not in scripts:
                     scripts.append(source)
                 grid["script"] = scripts.index(source)
-        data.append({"caption": list(puzzle.caption), "grid": grid, "svg": puzzle.svg,
-                     "steps": list(puzzle.steps)})
+        data.append({"caption": [plain(line) for line in puzzle.caption], "grid": grid,
+                     "svg": puzzle.svg, "steps": list(puzzle.steps)})
     own = "".join(f"window.puzzleEngineRules.push(({s}));\n" for s in scripts)
     return f"""<!DOCTYPE html>
 <html lang="en">

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import PuzzleInputError
 from .drawing import size
-from .svg import CELL, FONT, SVG_NS, num
+from .svg import CELL, FONT, SVG_NS, num, plain
 
 #: Paper sizes in pixels at 96 dpi: A4 (210 x 297 mm) and US Letter (8.5 x 11 in).
 PAPERS = {"a4": (793.7, 1122.5), "letter": (816.0, 1056.0)}
@@ -47,7 +47,7 @@ def _el(parent: ET.Element, tag: str, **attrs) -> ET.Element:
 def _caption_lines(lines: Sequence[str], width: float) -> list[str]:
     """The caption wrapped to ``width`` (DejaVu Sans averages about 0.6 em a character)."""
     chars = max(12, int(width / (0.6 * CAPTION)))
-    return [part for line in lines for part in textwrap.wrap(line, chars) or [""]]
+    return [part for line in lines for part in textwrap.wrap(plain(line), chars) or [""]]
 
 
 def layout(count: int, paper: str, aspect: float) -> tuple[int, int]:
@@ -135,7 +135,7 @@ def pages(drawings: Sequence[Placed], per_page: int, paper: str, title: str) -> 
         head = _el(root, "text", x=num(margin), y=num(margin + TITLE),
                    font_size=num(TITLE), font_weight="bold", fill="#000000")
         head.set("class", "title")
-        head.text = heading(n)
+        head.text = plain(heading(n))
         scale = _scale(chunk, slot_w, slot_h)
         for k, item in enumerate(chunk):
             lines = _caption_lines(item.caption, slot_w)

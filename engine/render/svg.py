@@ -11,6 +11,7 @@ pictures rasterise the same everywhere), then the usual sans-serif fallbacks.
 """
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -24,6 +25,17 @@ INK = "#000000"     #: lines and givens
 ANSWER = "#1f4fa8"  #: symbols that the answer key adds to the puzzle's givens
 SHADE = "#d9d9d9"
 MARGIN = THICK + 0.5  #: room for the outer line; a pixel centre for the lines
+
+
+#: What XML 1.0 cannot hold, even escaped: control characters but tab and line ends,
+#: lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def plain(text: str) -> str:
+    """``text`` without the characters XML cannot hold (a record's or the command line's
+    text, written into a caption or a title), so that every page is well-formed."""
+    return _NOT_XML.sub("", text)
 
 
 def num(value: float) -> str:
@@ -150,4 +162,4 @@ class GridDrawing:
         return ET.tostring(self.root, encoding="unicode")
 
 
-__all__ = ["ANSWER", "CELL", "FONT", "GridDrawing", "INK", "SHADE", "SVG_NS", "THICK", "THIN", "num"]
+__all__ = ["ANSWER", "CELL", "FONT", "GridDrawing", "INK", "SHADE", "SVG_NS", "THICK", "THIN", "num", "plain"]
