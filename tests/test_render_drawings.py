@@ -10,7 +10,7 @@ import pytest
 from puzzle_engine import PlayGrid, hookimpl
 from puzzle_engine.errors import PluginError
 from puzzle_engine.plugins import get_host
-from puzzle_engine.render import html, play
+from puzzle_engine.render import drawing, html, play
 from puzzle_engine.render.svg import CELL, MARGIN, SVG_NS
 from puzzle_engine_plugins.sudoku import Sudoku, logic
 
@@ -100,6 +100,70 @@ def test_a_bad_play_board_is_one_line_naming_the_plugin(change, words):
     ptype.board = "a board"
     with pytest.raises(PluginError, match="not a PlayGrid or None"):
         play.play_grid(ptype, {}, None, None)
+
+
+class Drawn(Sudoku):
+    """A type whose drawing is whatever the test puts in ``svg``."""
+
+    name = "drawn-sudoku"
+    svg = None
+
+    def render_svg(self, params, instance, solution=None):
+        return self.svg
+
+
+@pytest.fixture
+def drawn():
+    host = get_host()
+
+    class Plugin:
+        PUZZLE_ENGINE_CONTRACT = 2
+
+        @hookimpl
+        def register_puzzle_types(self, register):
+            register(Drawn())
+
+    host.register(Plugin(), name="drawer", version="1")
+    return host.get_type("drawn-sudoku")
+
+
+OPEN = f"<svg xmlns='{SVG_NS}'"
+
+
+@pytest.mark.parametrize("attributes, size", [
+    ("viewBox='0 0 10 20'", (10, 20)),
+    ("viewBox='-1.5,0,1e1, .5'", (10, 0.5)),
+    ("width='12px' height=' 3.5 '", (12, 3.5)),
+])
+def test_a_drawings_size(drawn, attributes, size):
+    drawn.svg = f"{OPEN} {attributes}/>"
+    assert drawing.size(drawing.drawing(drawn, {}, None)) == size
+
+
+@pytest.mark.parametrize("attributes", [
+    "width='1.2.3' height='10'",
+    "width='10' height='-4'",
+    "width='inf' height='10'",
+    "width='1e999' height='10'",
+    "width='10em' height='10'",
+    "",
+    "viewBox='0 0 inf 10'",
+    "viewBox='0 0 10 nan'",
+    "viewBox='0 0 1e999 10'",
+    "viewBox='10 10'",
+    "viewBox='0 0 10 10 10'",
+    "viewBox='0 0 1.2.3 10'",
+    "viewBox='0 0 0 10'",
+    "viewBox='0 0 10 -10'",
+    "viewBox='a b c d'",
+])
+def test_a_bad_drawing_size_is_one_line_naming_the_plugin(drawn, attributes):
+    drawn.svg = f"{OPEN} {attributes}/>"
+    with pytest.raises(PluginError) as caught:
+        drawing.drawing(drawn, {}, None)
+    message = str(caught.value)
+    assert message.startswith("render_svg (puzzle 'drawn-sudoku', plugin 'drawer') returned")
+    assert "viewBox" in message and "\n" not in message
 
 
 def test_a_script_rule_cannot_close_the_pages_script():

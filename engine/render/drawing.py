@@ -2,18 +2,26 @@
 with a size, ready to be placed on a sheet."""
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 
 from .. import calls
 from .svg import SVG_NS
 
-_LENGTH = re.compile(r"^\s*([0-9.]+)\s*(px)?\s*$")
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  #: SVG's number
+_LENGTH = re.compile(rf"\s*({_NUMBER})\s*(?:px)?\s*")
+_BOX = re.compile(rf"\s*({_NUMBER})(?:\s*,\s*|\s+)({_NUMBER})(?:\s*,\s*|\s+)"
+                  rf"({_NUMBER})(?:\s*,\s*|\s+)({_NUMBER})\s*")
 
 
-def _length(value: str | None) -> float | None:
-    match = _LENGTH.match(value or "")
-    return float(match.group(1)) if match else None
+def _numbers(pattern: re.Pattern, value: str | None) -> list[float] | None:
+    """The numbers of ``value`` when it matches ``pattern`` whole and each is finite."""
+    match = pattern.fullmatch(value or "")
+    if not match:
+        return None
+    numbers = [float(v) for v in match.groups()]
+    return numbers if all(math.isfinite(v) for v in numbers) else None
 
 
 def drawing(ptype, params, instance, solution=None) -> ET.Element | None:
@@ -36,18 +44,16 @@ def drawing(ptype, params, instance, solution=None) -> ET.Element | None:
                                f"an <svg> document in the namespace {SVG_NS}")
     box = root.get("viewBox")
     if box is None:
-        width, height = _length(root.get("width")), _length(root.get("height"))
-        if not width or not height:
+        width, height = (_numbers(_LENGTH, root.get(key)) for key in ("width", "height"))
+        if not width or not height or width[0] <= 0 or height[0] <= 0:
             raise calls.bad_result("render_svg", ptype, text, "an SVG with a viewBox, or a "
                                    "width and height in pixels")
-        root.set("viewBox", f"0 0 {width:g} {height:g}")
+        root.set("viewBox", f"0 0 {width[0]:g} {height[0]:g}")
     else:
-        try:
-            *_, width, height = (float(v) for v in box.replace(",", " ").split())
-        except ValueError:
-            width = height = 0
-        if width <= 0 or height <= 0:
-            raise calls.bad_result("render_svg", ptype, text, "an SVG with a sound viewBox")
+        numbers = _numbers(_BOX, box)
+        if not numbers or numbers[2] <= 0 or numbers[3] <= 0:
+            raise calls.bad_result("render_svg", ptype, text, "an SVG with a viewBox of four "
+                                   "finite numbers, a positive width and height")
     return root
 
 
