@@ -75,6 +75,8 @@ class Board(Sudoku):
     ({"units": ((0, 5),)}, "units must be lists of squares"),
     ({"regions": (1,)}, "regions must be None or 3 whole numbers"),
     ({"rule": "script"}, "the rule 'script' needs the JavaScript function"),
+    ({"rule": "script", "script": "() => '</script>'"}, "the script holds '</' or '<!--'"),
+    ({"rule": "script", "script": "() => [] <!--"}, "cannot stand inside the page's HTML"),
     ({"rules": "two\nlines"}, "rules must be one line"),
 ])
 def test_a_bad_play_board_is_one_line_naming_the_plugin(change, words):

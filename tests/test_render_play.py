@@ -202,16 +202,34 @@ def test_a_hint_follows_the_explained_steps_when_given(pages, browser, tmp_path)
 
 def test_a_types_own_rule_runs_in_the_page(browser, tmp_path):
     """The rule 'script': the type's JavaScript marks the conflicts (here: an odd number
-    beside an odd number)."""
-    board = PlayGrid(rows=1, cols=3, cells=(1, 0, 0), solution=(1, 2, 3), rule="script",
-                     script="(values, grid) => values.flatMap((v, i) => v % 2 === 1 && "
-                            "(values[i - 1] % 2 === 1 || values[i + 1] % 2 === 1) ? [i] : [])",
-                     rules="No two odd numbers side by side.")
+    beside an odd number). Another type's broken rule (one that throws, one that returns
+    no list, one that does not parse) breaks neither it nor the page: its board shows no
+    conflicts and says why."""
+    def board(script):
+        return PlayGrid(rows=1, cols=3, cells=(1, 0, 0), solution=(1, 2, 3), rule="script",
+                        script=script, rules="No two odd numbers side by side.")
+
+    odd = board("(values, grid) => values.flatMap((v, i) => v % 2 === 1 && "
+                "(values[i - 1] % 2 === 1 || values[i + 1] % 2 === 1) ? [i] : []) // odd")
+    broken = [board("() => { throw new Error('oops'); }"), board("() => 7"),
+              board("() => { return [1; }")]
     page = tmp_path / "own.html"
-    page.write_text(html.page([html.Playable(["1. own"], board)], "Own rule"))
+    page.write_text(html.page([html.Playable([f"{k}. own"], b)
+                               for k, b in enumerate([*broken[:2], odd, broken[2]], 1)],
+                              "Own rule"))
     browser.get(page.as_uri())
+    options = browser.find_element(By.ID, "choose").find_elements(By.TAG_NAME, "option")
+    options[2].click()
     typed(browser, 1, "3")
     assert [k for k in range(3) if "conflict" in state(browser, k)[0]] == [0, 1]
     typed(browser, 1, "2")
     assert not any("conflict" in state(browser, k)[0] for k in range(3))
     assert status(browser) == "1 square to fill."
+    for k, why in ((0, "(oops)"), (1, "(it returned number, not a list)"),
+                   (3, "(it did not load)")):
+        options[k].click()
+        typed(browser, 1, "3")
+        assert not any("conflict" in state(browser, j)[0] for j in range(3))
+        assert status(browser) == (f"This puzzle's own rule failed {why}, so conflicts are "
+                                   "not shown; 1 square to fill.")
+

@@ -17,7 +17,7 @@ from importlib.resources import files
 from typing import Any
 
 from ..errors import PluginError
-from .play import PlayGrid, to_json
+from .play import SCRIPT_CLOSERS, PlayGrid, to_json
 from .svg import plain
 
 _ASSETS = files(__package__) / "assets"
@@ -51,15 +51,19 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
             grid = to_json(puzzle.grid)
             if puzzle.grid.rule == "script":
                 source = puzzle.grid.script
-                if "</" in source or "<!--" in source:
-                    raise PluginError("play_grid returned a script holding '</' or '<!--', "
-                                      "which cannot stand inside an HTML <script>")
+                if any(bad in source for bad in SCRIPT_CLOSERS):  # play.play_grid checks it
+                    raise PluginError("a play board's script holds '</' or '<!--', which "
+                                      "cannot stand inside an HTML <script>")
                 if source not in scripts:
                     scripts.append(source)
                 grid["script"] = scripts.index(source)
         data.append({"caption": [plain(line) for line in puzzle.caption], "grid": grid,
                      "svg": puzzle.svg, "steps": list(puzzle.steps)})
-    own = "".join(f"window.puzzleEngineRules.push(({s}));\n" for s in scripts)
+    # Each type's rule in a <script> of its own, so that one that does not even parse
+    # leaves the others working (play.js says when a board's rule is missing or fails).
+    own = "".join(f"<script>\ntry {{\n  window.puzzleEngineRules[{k}] = ({source}\n);\n}} "
+                  f"catch (error) {{\n  console.error(error);\n}}\n</script>\n"
+                  for k, source in enumerate(scripts))
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -86,8 +90,8 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
 <script type="application/json" id="puzzles">{_script_json(data)}</script>
 <script>
 window.puzzleEngineRules = [];
-{own}</script>
-<script>
+</script>
+{own}<script>
 {(_ASSETS / "play.js").read_text(encoding="utf-8")}</script>
 </body>
 </html>

@@ -21,6 +21,7 @@ RULES = {
     "script": "the type's own rule, ``script``: a JavaScript function",
 }
 BLOCKED = -1  #: a square of ``cells`` that is no part of the play (a wall)
+SCRIPT_CLOSERS = ("</", "<!--")  #: what a ``script`` cannot hold: it would end its <script>
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ def _problem(grid: PlayGrid) -> str | None:
         return f"regions must be None or {n} whole numbers"
     if grid.rule == "script" and not (isinstance(grid.script, str) and grid.script.strip()):
         return "the rule 'script' needs the JavaScript function in script"
+    if grid.rule == "script" and any(bad in grid.script for bad in SCRIPT_CLOSERS):
+        return ("the script holds '</' or '<!--', which cannot stand inside the page's "
+                "HTML <script>")
     if not isinstance(grid.rules, str) or "\n" in grid.rules:
         return "rules must be one line of text"
     return None

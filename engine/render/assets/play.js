@@ -12,6 +12,7 @@
   let values = [];     // the board as filled in: 0 empty, -1 blocked
   let cells = [];      // the square elements
   let revealed = false;
+  let ruleFailed = "";  // why the board's own rule (rule "script") found no conflicts
 
   function neighbours(i) {
     const r = Math.floor(i / grid.cols), c = i % grid.cols, out = [];
@@ -68,7 +69,19 @@
       return vals.flatMap((v, i) => (v > 0 && grid.cells[i] === 0 && v !== grid.solution[i] ? [i] : []));
     },
     "script": function (vals) {
-      return ownRules[grid.script](vals.slice(), grid);
+      const rule = ownRules[grid.script];
+      if (typeof rule !== "function") {
+        ruleFailed = "it did not load";
+        return [];
+      }
+      try {
+        const out = rule(vals.slice(), grid);
+        if (!Array.isArray(out)) throw new TypeError("it returned " + typeof out + ", not a list");
+        return out.filter((i) => Number.isInteger(i) && i >= 0 && i < vals.length);
+      } catch (error) {
+        ruleFailed = String(error && error.message || error);
+        return [];
+      }
     },
   };
 
@@ -109,6 +122,7 @@
 
   // Conflicts, mistakes (when asked for), region borders and the verdict, after a change.
   function update() {
+    ruleFailed = "";
     const conflicts = new Set(RULES[grid.rule](values));
     const mistakes = $("mistakes").checked;
     cells.forEach((cell, i) => {
@@ -124,7 +138,10 @@
     if (open === 0 && right) say(revealed ? "The solution is shown." : "Solved!");
     else if (open === 0) say("Every square is filled, but something is wrong.");
     else if (conflicts.size) say(squares(conflicts.size) + " in conflict.");
-    else if (!$("status").dataset.keep) say(squares(open) + " to fill.");
+    else if (!$("status").dataset.keep) {
+      say((ruleFailed ? "This puzzle's own rule failed (" + ruleFailed + "), so conflicts are not shown; " : "") +
+          squares(open) + " to fill.");
+    }
     delete $("status").dataset.keep;
   }
 
