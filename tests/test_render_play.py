@@ -11,6 +11,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from puzzle_engine import PlayGrid
 from puzzle_engine.plugins import get_host
@@ -233,3 +234,37 @@ def test_a_types_own_rule_runs_in_the_page(browser, tmp_path):
         assert status(browser) == (f"This puzzle's own rule failed {why}, so conflicts are "
                                    "not shown; 1 square to fill.")
 
+
+def test_typing_over_a_symbol_and_arrow_keys(pages, browser):
+    """A key typed over a filled square replaces its symbol, with the caret before or
+    after it; arrow keys move along a row and stop at its end."""
+    folder, (sudoku, _) = pages
+    grid = [v for row in sudoku["grid"] for v in row]
+    browser.get((folder / "play.html").as_uri())
+    i = next(k for k in range(81) if not grid[k])
+    box = typed(browser, i, "3")
+    box.send_keys(Keys.HOME, "5")  # the caret in front of the 3
+    assert box.get_attribute("value") == "5"
+    box.send_keys(Keys.END, "7")
+    assert box.get_attribute("value") == "7"
+    box.click()  # entering a square selects its symbol: the next key replaces it
+    box.send_keys("2")
+    assert box.get_attribute("value") == "2"
+
+    def focused():
+        return int(browser.switch_to.active_element.get_attribute("data-square"))
+
+    # The last open square of a row (not the last row): no open square after it in its
+    # row, so ArrowRight stays (it used to wrap to the next row); ArrowLeft goes to the
+    # open square before it.
+    def opens(squares):
+        return [m for m in squares if not grid[m]]
+
+    last, before = next((k, opens(range(k // 9 * 9, k))[-1]) for k in opens(range(72))
+                        if not opens(range(k + 1, k // 9 * 9 + 9))
+                        and opens(range(k // 9 * 9, k)))
+    cell(browser, last).find_element(By.TAG_NAME, "input").click()
+    browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    assert focused() == last
+    browser.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    assert focused() == before

@@ -156,7 +156,10 @@
   function typed(event) {
     const input = event.target, i = Number(input.dataset.square);
     let text = input.value;
-    if (grid.symbols && text.length > 1) text = text.slice(-1);  // typing over a symbol
+    if (grid.symbols && text.length > 1) {
+      // Typing over a symbol: the key typed counts, wherever the caret stood.
+      text = (event.data || text).slice(-1);
+    }
     const v = valueOf(text);
     if (v < 0) {
       input.value = symbol(values[i]);
@@ -171,15 +174,29 @@
     update();
   }
 
+  // Arrow keys move to the next open square in their direction, within the row or the
+  // column: at the board's edge they stop (no wrapping to the next row).
   function moved(event) {
-    const step = {ArrowUp: -grid.cols, ArrowDown: grid.cols, ArrowLeft: -1, ArrowRight: 1}[event.key];
+    const step = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]}[event.key];
     if (step === undefined) return;
-    let i = Number(event.target.dataset.square) + step;
-    while (i >= 0 && i < values.length && !cells[i].querySelector("input")) i += step;
-    if (i >= 0 && i < values.length) {
-      cells[i].querySelector("input").focus();
-      event.preventDefault();
+    event.preventDefault();
+    const from = Number(event.target.dataset.square);
+    let r = Math.floor(from / grid.cols) + step[0], c = from % grid.cols + step[1];
+    while (r >= 0 && r < grid.rows && c >= 0 && c < grid.cols) {
+      const input = cells[r * grid.cols + c].querySelector("input");
+      if (input) {
+        input.focus();
+        return;
+      }
+      r += step[0];
+      c += step[1];
     }
+  }
+
+  // A square's contents are selected when it is entered (by a key or a click), so that
+  // a key typed replaces them.
+  function entered(event) {
+    event.target.select();
   }
 
   // One square: the next explained step not yet filled in right, when the page holds
@@ -244,6 +261,8 @@
         if (!grid.symbols) input.inputMode = "numeric";
         input.addEventListener("input", typed);
         input.addEventListener("keydown", moved);
+        input.addEventListener("focus", entered);
+        input.addEventListener("click", entered);
         cell.appendChild(input);
       }
       board.appendChild(cell);
