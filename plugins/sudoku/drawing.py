@@ -6,20 +6,17 @@ from __future__ import annotations
 from puzzle_engine.render.play import PlayGrid
 from puzzle_engine.render.svg import GridDrawing
 
-from .logic import ALPHABET, dims
+from .logic import ALPHABET, dims, units
 
 
 def boxes(n: int, r: int, c: int) -> list[int]:
-    """The box of every square: boxes are r rows tall and c columns wide."""
-    return [(i // n // r) * r + (i % n) // c for i in range(n * n)]
-
-
-def units(n: int, r: int, c: int) -> list[list[int]]:
-    """The rows, the columns and the boxes, each as its squares."""
-    box = boxes(n, r, c)
-    return ([[row * n + col for col in range(n)] for row in range(n)]
-            + [[row * n + col for row in range(n)] for col in range(n)]
-            + [[i for i in range(n * n) if box[i] == b] for b in range(n)])
+    """The box of every square, numbered as ``logic.units`` lists the boxes (after the n
+    rows and n columns)."""
+    box = [0] * (n * n)
+    for b, (_, squares) in enumerate(units(n, r, c)[2 * n:]):
+        for i in squares:
+            box[i] = b
+    return box
 
 
 def render_svg(params, instance, solution=None) -> str:
@@ -37,7 +34,8 @@ def render_svg(params, instance, solution=None) -> str:
 def play_grid(params, instance, solution) -> PlayGrid:
     n, r, c = dims(params)
     return PlayGrid(rows=n, cols=n, cells=tuple(instance), solution=tuple(solution),
-                    symbols=tuple(ALPHABET[:n]), rule="all-different", units=units(n, r, c),
+                    symbols=tuple(ALPHABET[:n]), rule="all-different",
+                    units=tuple(tuple(squares) for _, squares in units(n, r, c)),
                     regions=tuple(boxes(n, r, c)),
                     rules=f"Fill every row, column and {r}x{c} box with "
                           f"{ALPHABET[0]}-{ALPHABET[n - 1]}, each once.")
