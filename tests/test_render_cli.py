@@ -274,3 +274,25 @@ def test_cairosvgs_failure_is_one_line_and_closes_the_pdf(tmp_path):
     assert (tmp_path / "x.pdf").read_bytes().rstrip().endswith(b"%%EOF")  # finished
     with pytest.raises(PuzzleEngineError, match="page 3 as PNG: ValueError"):
         convert.to_png('<svg xmlns="http://www.w3.org/2000/svg"/>', tmp_path / "x.png", 1, 3)
+
+
+@pytest.mark.fast
+def test_a_run_with_fewer_pages_removes_the_old_pages(tmp_path, jsonl):
+    """Pages an earlier run wrote under the same name and this one does not are removed;
+    a file that name does not give (a gap in the numbers, another name) is kept."""
+    out = tmp_path / "x.svg"
+    for name in ("x-key-1.svg", "x-key-2.svg", "x-5.svg", "x-notes.svg", "x-1.png"):
+        (tmp_path / name).write_text("kept" if name in ("x-5.svg", "x-notes.svg", "x-1.png")
+                                     else "<svg/>")
+    cli("render", jsonl, "--per-page", 1, "--out", out)
+    assert sorted(p.name for p in tmp_path.glob("x*")) == [
+        "x-1.png", "x-1.svg", "x-2.svg", "x-3.svg", "x-5.svg", "x-notes.svg"]
+    cli("render", jsonl, "--per-page", 2, "--out", out)
+    assert sorted(p.name for p in tmp_path.glob("x*.svg")) == [
+        "x-1.svg", "x-2.svg", "x-5.svg", "x-notes.svg"]
+    cli("render", jsonl, "--per-page", 3, "--out", out)
+    assert sorted(p.name for p in tmp_path.glob("x*.svg")) == ["x-5.svg", "x-notes.svg", "x.svg"]
+    cli("render", jsonl, "--per-page", 2, "--out", out)
+    assert sorted(p.name for p in tmp_path.glob("x*.svg")) == [
+        "x-1.svg", "x-2.svg", "x-5.svg", "x-notes.svg"]
+    assert (tmp_path / "x-1.png").read_text() == "kept"

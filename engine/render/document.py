@@ -38,6 +38,24 @@ def outputs(out: Path, fmt: str, pages: int, keys: int) -> tuple[list[Path], lis
     return named("", pages), named("-key", keys)
 
 
+def stale(out: Path, fmt: str, pages: int, keys: int) -> list[Path]:
+    """The page files an earlier run of the same ``out`` left that this run does not
+    write (it had more pages, or a key): only names ``outputs`` gives, ``OUT``,
+    ``STEM-key.EXT`` and ``STEM[-key]-N.EXT`` numbered on from 1 without a gap, so that no
+    other file is touched."""
+    if fmt in ("pdf", "html"):
+        return []
+    written = set(sum(outputs(out, fmt, pages, keys), []))
+    found = []
+    for tag in ("", "-key"):
+        found.append(out.with_name(f"{out.stem}{tag}{out.suffix}"))
+        n = 1
+        while (path := out.with_name(f"{out.stem}{tag}-{n}{out.suffix}")).exists():
+            found.append(path)
+            n += 1
+    return [path for path in found if path not in written and path.is_file()]
+
+
 def _write(path: Path, write: Callable[[Path], None]) -> None:
     """``write(temporary)``, then the temporary file renamed to ``path``; a failure to
     write (a full disk) is one line naming the file."""
@@ -108,6 +126,12 @@ def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page
         _write(out, lambda p: convert.to_pdf(pages + keys, p))
         return [out]
     page_files, key_files = outputs(out, fmt, len(pages), len(keys))
+    for path in stale(out, fmt, len(pages), len(keys)):
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise PuzzleInputError(f"cannot remove the old page {path}: "
+                                   f"{exc.strerror or exc}") from None
     for number, (path, page) in enumerate(zip(page_files + key_files, pages + keys), 1):
         if fmt == "svg":
             _write(path, lambda p, page=page: p.write_text(page, encoding="utf-8"))
