@@ -41,6 +41,9 @@ def jsonl(tmp_path):
     fast(["--out", "/no/such/folder/x.svg"], ["the folder /no/such/folder does not exist"]),
     fast(["--out", "-"], ["render writes files, not standard output"]),
     fast(["--dpi", "5"], ["bad --dpi 5: expected 24 to 1200"]),
+    fast(["--out", "x.gif"], ["bad --out x.gif: unknown suffix '.gif'", ".svg, .pdf, .png, .html"]),
+    fast(["--format", "pdf", "--out", "x.svg"],
+         ["bad --out x.svg: its suffix says svg, but --format is pdf (name it x.pdf)"]),
 ])
 def test_bad_options_are_one_line(jsonl, args, words):
     one_line_error(runner.invoke(app, ["render", str(jsonl), *args]), *words)
@@ -71,6 +74,19 @@ def test_missing_input_and_missing_extra(tmp_path, jsonl, monkeypatch):
                                      "--out", str(tmp_path / f"x.{fmt}")])
         one_line_error(result, "optional extra 'pdf'", "pip install 'puzzle-engine[pdf]'")
         assert not (tmp_path / f"x.{fmt}").exists()
+    # PDF by default: the error says that SVG and HTML need nothing.
+    result = runner.invoke(app, ["render", str(jsonl), "--out", str(tmp_path / "x")])
+    one_line_error(result, "optional extra 'pdf'",
+                   "(PDF is the default format: --format svg or html needs no extra)")
+
+
+@pytest.mark.fast
+def test_the_formats_suffix_is_added_and_ignored_options_are_named(tmp_path, jsonl):
+    result = cli("render", jsonl, "--format", "svg", "--out", tmp_path / "sheet", "--dpi", 100)
+    assert (tmp_path / "sheet.svg").is_file() and not (tmp_path / "sheet").exists()
+    assert "puzzle-engine: warning: --dpi does nothing for --format svg" in result.stderr
+    result = cli("render", jsonl, "--out", tmp_path / "page.png", "--dpi", 48)
+    assert "warning" not in result.stderr
 
 
 def test_a_bad_solver_is_named_before_the_input_is_read(tmp_path):
@@ -296,3 +312,27 @@ def test_a_run_with_fewer_pages_removes_the_old_pages(tmp_path, jsonl):
     assert sorted(p.name for p in tmp_path.glob("x*.svg")) == [
         "x-1.svg", "x-2.svg", "x-5.svg", "x-notes.svg"]
     assert (tmp_path / "x-1.png").read_text() == "kept"
+
+
+def test_the_play_page_names_the_options_it_ignores(tmp_path, jsonl):
+    result = cli("render", jsonl, "--out", tmp_path / "p.html", "--solutions", "--per-page", 2,
+                 "--paper", "letter", "--dpi", 100)
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [f"puzzle-engine: warning: --{name} does nothing for --format html"
+                        for name in ("dpi", "paper", "per-page", "solutions")]
+    assert (tmp_path / "p.html").is_file()
+
+
+def test_a_time_out_is_one_line_naming_the_puzzle(tmp_path):
+    """The key and the play page solve each puzzle within --time-limit; running out is one
+    line naming the puzzle's line (a 25x25 board of three givens: hopeless in 1 ms)."""
+    grid = [[0] * 25 for _ in range(25)]
+    grid[0][0], grid[5][7], grid[12][3] = 1, 2, 3
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({**RECORD, "params": {"size": 25}, "grid": grid}) + "\n")
+    for fmt, extra in (("html", []), ("svg", ["--solutions"])):
+        result = runner.invoke(app, ["render", str(path), "--format", fmt, *extra,
+                                     "--time-limit", "0.001", "--out", str(tmp_path / f"x.{fmt}")])
+        one_line_error(result, f"{path}, line 1: no answer to draw: the solver timed out "
+                       "(raise --time-limit)")
+        assert not (tmp_path / f"x.{fmt}").exists()

@@ -10,7 +10,7 @@ import typer
 
 from .. import files
 from ..errors import PuzzleInputError
-from ..render import document, sheet
+from ..render import convert, document, sheet
 from ..render.sources import Entry, open_source
 from . import app
 from ..solving.backend import find_solver
@@ -42,8 +42,40 @@ class _Solutions:
             engines.close()
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was given on the command line (not its default)."""
+    source = ctx.get_parameter_source(name)  # Click's ParameterSource, vendored by Typer
+    return getattr(source, "name", None) in ("COMMANDLINE", "ENVIRONMENT")
+
+
+def _format_and_out(fmt: str | None, out: Path | None, source: str) -> tuple[str, Path]:
+    """The format (``--format``, else ``--out``'s suffix, else pdf) and the file to write
+    (``--out`` with the format's suffix added when it has none; else INPUT's name). A
+    suffix that is no format, or not ``--format``'s, is refused."""
+    if out is not None and str(out) == "-":
+        raise PuzzleInputError("render writes files, not standard output: give --out a file "
+                               "name")
+    suffix = out.suffix.lower().lstrip(".") if out is not None else ""
+    if suffix and suffix not in document.FORMATS:
+        raise PuzzleInputError(f"bad --out {out}: unknown suffix '.{suffix}' (expected "
+                               f"{', '.join('.' + f for f in document.FORMATS)}, or none "
+                               "for the format's own)")
+    if fmt is None:
+        fmt = suffix or "pdf"
+    if fmt not in document.FORMATS:
+        raise PuzzleInputError(f"bad --format '{fmt}': expected one of "
+                               f"{', '.join(document.FORMATS)}")
+    if suffix and suffix != fmt:
+        raise PuzzleInputError(f"bad --out {out}: its suffix says {suffix}, but --format is "
+                               f"{fmt} (name it {out.with_suffix('.' + fmt)})")
+    if out is None:
+        out = Path("puzzles" if source == "-" else Path(source).stem)
+    return fmt, out if suffix else out.with_name(f"{out.name}.{fmt}")
+
+
 @app.command()
 def render(
+    ctx: typer.Context,
     source: Annotated[str, typer.Argument(metavar="INPUT", help="JSON Lines from 'gen --format "
                       "json' (a file, or - for stdin); puzzles of several types may mix.")],
     fmt: Annotated[Optional[str], typer.Option("--format", help="svg, pdf, png (sheets) or "
@@ -52,7 +84,8 @@ def render(
     solutions: Annotated[bool, typer.Option("--solutions", help="Add the answer key, on "
                          "pages of its own.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: "
-                   "INPUT's name with the format's suffix, in the working folder). SVG and "
+                   "INPUT's name, in the working folder; the format's suffix is added when "
+                   "it has none). SVG and "
                    "PNG write a file per page: OUT, or STEM-1.EXT, STEM-2.EXT...; the key "
                    "STEM-key.EXT...")] = None,
     paper: Annotated[str, typer.Option("--paper", help="a4, letter, or fit (each page "
@@ -65,12 +98,7 @@ def render(
 ):
     """Draw puzzles: a printable sheet with an answer key, or an HTML page to play."""
     with _errors():
-        if fmt is None:
-            suffix = out.suffix.lower().lstrip(".") if out else ""
-            fmt = suffix if suffix in document.FORMATS else "pdf"
-        if fmt not in document.FORMATS:
-            raise PuzzleInputError(f"bad --format '{fmt}': expected one of "
-                                   f"{', '.join(document.FORMATS)}")
+        fmt, out = _format_and_out(fmt, out, source)
         if per_page < 1:
             raise PuzzleInputError(f"bad --per-page {per_page}: must be at least 1")
         if not 24 <= dpi <= 1200:
@@ -78,13 +106,20 @@ def render(
         if paper not in (*sheet.PAPERS, sheet.FIT):
             raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
-        if out is not None and str(out) == "-":
-            raise PuzzleInputError("render writes files, not standard output: give --out "
-                                   "a file name")
-        if out is None:
-            stem = "puzzles" if source == "-" else Path(source).stem
-            out = Path(f"{stem}.{fmt}")
         files.check_writable(out)
+        given = {name for name in ("solutions", "per_page", "paper", "dpi") if _given(ctx, name)}
+        ignored = given if fmt == "html" else given & {"dpi"} if fmt != "png" else set()
+        for name in sorted(ignored):
+            err_console.print(f"puzzle-engine: warning: --{name.replace('_', '-')} does "
+                              f"nothing for --format {fmt}", markup=False)
+        if fmt in ("pdf", "png"):
+            try:
+                convert.check_available()
+            except convert.MissingExtraError as exc:
+                if _given(ctx, "fmt"):
+                    raise
+                raise convert.MissingExtraError(f"{exc} (PDF is the default format: "
+                                                "--format svg or html needs no extra)") from None
         # The solver in effect (a bad --solver or --config) is checked before the input
         # is read, as 'solve' does, when it is named or will solve (keys, play page).
         if solver is not None or config is not None or solutions or fmt == "html":
