@@ -1,6 +1,7 @@
 """``puzzle-engine render`` from the command line: files written and named, captions,
 answer-key pages, the PDF's pages, and every mistake (options, input, a missing extra, a
 plugin's broken drawing or board) as one line and exit status 2."""
+import hashlib
 import json
 import subprocess
 import sys
@@ -15,7 +16,8 @@ from puzzle_engine.cli import app
 from puzzle_engine.cli import render as render_cli
 from puzzle_engine.plugins import get_host
 from puzzle_engine_plugins.sudoku import Sudoku
-from render_support import NS, cli
+from puzzle_engine_plugins.sudoku.logic import format_line
+from render_support import NS, cli, records
 from test_cli import fast, one_line_error
 
 runner = CliRunner()
@@ -336,3 +338,25 @@ def test_a_time_out_is_one_line_naming_the_puzzle(tmp_path):
         one_line_error(result, f"{path}, line 1: no answer to draw: the solver timed out "
                        "(raise --time-limit)")
         assert not (tmp_path / f"x.{fmt}").exists()
+
+
+def test_the_caption_says_how_to_make_the_puzzle_again(tmp_path):
+    """gen with what the caption says (the type and seed of the id, the parameters, the gen
+    flags after the id) makes the same puzzle, here one of --target-empty 8."""
+    path = tmp_path / "made.jsonl"
+    path.write_text(cli("gen", "sudoku", "--size", 4, "--seed", 5, "--target-empty", 8,
+                        "--format", "json").stdout)
+    cli("render", path, "--out", tmp_path / "made.svg")
+    page = ET.fromstring((tmp_path / "made.svg").read_text())
+    head, made = [t.text for t in page.iter(f"{{{NS['svg']}}}text") if t.get("class") == "caption"]
+    assert made.startswith("id sudoku/5/") and " \u00b7 gen --target-empty 8 \u00b7 " in made
+    ptype, seed, digest = made.split(" \u00b7 ")[0][3:].split("/")
+    params = [word for pair in head.split(" \u00b7 ")[-1].split(", ")
+              for word in ("--" + pair.split()[0], pair.split()[1])]
+    flags = next(part for part in made.split(" \u00b7 ") if part.startswith("gen "))[4:].split()
+    again = json.loads(cli("gen", ptype, "--seed", seed, *params, *flags, "--format", "json").stdout)
+    assert again["grid"] == records(path)[0]["grid"] and again["empty"] == 8
+    line = format_line([v for row in again["grid"] for v in row])
+    assert hashlib.sha256(line.encode()).hexdigest()[:6] == digest
+    default = json.loads(cli("gen", ptype, "--seed", seed, *params, "--format", "json").stdout)
+    assert default["grid"] != again["grid"]  # the flag matters: without it, another puzzle

@@ -1,11 +1,13 @@
 """What is written under a drawing: its number on the sheet, the type, the parameters,
-the level, and a short id that reproduces the puzzle.
+the level, and a short id that, with the options shown, reproduces the puzzle.
 
-The id is ``TYPE/SEED/HASH``: ``gen TYPE --seed SEED`` with the parameters shown (and the
-plugin version and solver on the second line) makes the puzzle again, and ``HASH``, the
-first six hexadecimal digits of the SHA-256 of the puzzle's line format, tells whether it
-is the same one. A variant (``gen --variants``) has ``SEED.V``; a record without a seed
-(from ``solve --format json``) has the id ``TYPE/HASH``."""
+The id is ``TYPE/SEED/HASH``: ``gen TYPE --seed SEED`` with the parameters shown and the
+``gen`` flags shown after the id (the record's strategy options that are not at their
+defaults, such as ``--target-empty 8``), on the plugin version and solver shown, makes
+the puzzle again; ``HASH``, the first six hexadecimal digits of the SHA-256 of the
+puzzle's line format, tells whether it is the same one. A variant (``gen --variants``)
+has ``SEED.V``; a record without a seed (from ``solve --format json``) has the id
+``TYPE/HASH``."""
 from __future__ import annotations
 
 import hashlib
@@ -52,9 +54,29 @@ def _value(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def gen_flags(entry: Entry) -> list[str]:
+    """The ``gen`` flags of the record's ``options`` that are not at their defaults (its
+    strategy's options, ``entry.gen_options``), as they are typed: ``--target-empty 8``."""
+    recorded = entry.record.get("options")
+    if not isinstance(recorded, dict):
+        return []
+    flags = []
+    for option in entry.gen_options:
+        value = recorded.get(option.name)
+        if value is None or value == option.default:
+            continue
+        if isinstance(value, bool):
+            flags.append(option.flag if value else f"--{option.negative}" if option.negative
+                         else f"--no-{option.flag[2:]}")
+        elif _text(value) is not None:
+            flags.append(f"{option.flag} {_text(value)}")
+    return flags
+
+
 def caption(entry: Entry, number: int) -> list[str]:
     """Two lines: ``N. TYPE · LEVEL`` with the parameters (those not at their declared
-    defaults), then the id with the plugin version and the solver that made it."""
+    defaults), then the id with the ``gen`` flags beyond the parameters, the plugin
+    version and the solver that made it."""
     head = f"{number}. {entry.ptype.name}"
     shown = level(entry.record)
     if shown:
@@ -64,6 +86,9 @@ def caption(entry: Entry, number: int) -> list[str]:
     params = ", ".join(f"{k.replace('_', '-')} {_value(v)}" for k, v in entry.params.items()
                        if k not in defaults or defaults[k] != v)
     made = [f"id {short_id(entry)}"]
+    flags = gen_flags(entry)
+    if flags:
+        made.append(f"gen {' '.join(flags)}")
     version = _text(entry.record.get("plugin_version"))
     if version:
         made.append(f"{_text(entry.record.get('plugin')) or entry.ptype.plugin} {version}")

@@ -12,22 +12,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..engine import strategy_of
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..hookspecs import PuzzleType
 from ..inputs import json_lines, read_input, read_record
 from ..plugins import Host
+from ..types import Param
 
 
 @dataclass(frozen=True)
 class Entry:
     """One puzzle to draw: its type, canonical params and instance, the record it came
-    from, and where (``file, line N``) for error messages."""
+    from, and where (``file, line N``) for error messages. ``gen_options`` are the
+    options of the type's strategy (``gen``'s flags beyond the params): the caption shows
+    those of the record's ``options`` that are not at their defaults."""
 
     ptype: PuzzleType
     params: dict[str, Any]
     instance: Any
     record: dict[str, Any]
     where: str
+    gen_options: tuple[Param, ...] = ()
 
 
 class Source(Protocol):
@@ -51,7 +56,8 @@ class JsonLines:
             except PuzzleEngineError as exc:
                 raise PuzzleInputError(f"{where}: {exc}") from None
             parsed = read_record(ptype, {}, record, where)
-            yield Entry(ptype, parsed.params, parsed.instance, record, where)
+            yield Entry(ptype, parsed.params, parsed.instance, record, where,
+                        strategy_of(self.host, ptype).options)
 
 
 def open_source(host: Host, source: str) -> Source:
