@@ -58,6 +58,21 @@ def good():
                 rule="all-different", units=((0, 1, 2),))
 
 
+def registered(ptype, plugin: str):
+    """``ptype`` as the host holds it, registered by a plugin named ``plugin``."""
+    host = get_host()
+
+    class Plugin:
+        PUZZLE_ENGINE_CONTRACT = 2
+
+        @hookimpl
+        def register_puzzle_types(self, register):
+            register(ptype)
+
+    host.register(Plugin(), name=plugin, version="1")
+    return host.get_type(ptype.name)
+
+
 class Board(Sudoku):
     """A type whose play board is whatever the test puts in ``board``."""
 
@@ -84,17 +99,7 @@ class Board(Sudoku):
     ({"rules": "two\nlines"}, "rules must be one line"),
 ])
 def test_a_bad_play_board_is_one_line_naming_the_plugin(change, words):
-    host = get_host()
-
-    class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
-
-        @hookimpl
-        def register_puzzle_types(self, register):
-            register(Board())
-
-    host.register(Plugin(), name="boards", version="1")
-    ptype = host.get_type("board-sudoku")
+    ptype = registered(Board(), "boards")
     ptype.board = PlayGrid(**good())
     assert play.play_grid(ptype, {}, None, None) == ptype.board
     ptype.board = PlayGrid(**{**good(), **change})
@@ -120,17 +125,7 @@ class Drawn(Sudoku):
 
 @pytest.fixture
 def drawn():
-    host = get_host()
-
-    class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
-
-        @hookimpl
-        def register_puzzle_types(self, register):
-            register(Drawn())
-
-    host.register(Plugin(), name="drawer", version="1")
-    return host.get_type("drawn-sudoku")
+    return registered(Drawn(), "drawer")
 
 
 OPEN = f"<svg xmlns='{SVG_NS}'"
