@@ -47,7 +47,8 @@ def jsonl(tmp_path):
     fast(["--format", "pdf", "--out", "x.svg"],
          ["bad --out x.svg: its suffix says svg, but --format is pdf (name it x.pdf)"]),
 ])
-def test_bad_options_are_one_line(jsonl, args, words):
+def test_bad_options_are_one_line(jsonl, args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a relative --out that were taken lands in no clone
     one_line_error(runner.invoke(app, ["render", str(jsonl), *args]), *words)
 
 
@@ -354,7 +355,8 @@ def test_the_caption_says_how_to_make_the_puzzle_again(tmp_path):
     params = [word for pair in head.split(" \u00b7 ")[-1].split(", ")
               for word in ("--" + pair.split()[0], pair.split()[1])]
     flags = next(part for part in made.split(" \u00b7 ") if part.startswith("gen "))[4:].split()
-    again = json.loads(cli("gen", ptype, "--seed", seed, *params, *flags, "--format", "json").stdout)
+    again = json.loads(cli("gen", ptype, "--seed", seed, *params, *flags,
+                           "--format", "json").stdout)
     assert again["grid"] == records(path)[0]["grid"] and again["empty"] == 8
     line = format_line([v for row in again["grid"] for v in row])
     assert hashlib.sha256(line.encode()).hexdigest()[:6] == digest

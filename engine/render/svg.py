@@ -162,4 +162,5 @@ class GridDrawing:
         return ET.tostring(self.root, encoding="unicode")
 
 
-__all__ = ["ANSWER", "CELL", "FONT", "GridDrawing", "INK", "SHADE", "SVG_NS", "THICK", "THIN", "num", "plain"]
+__all__ = ["ANSWER", "CELL", "FONT", "GridDrawing", "INK", "SHADE", "SVG_NS", "THICK", "THIN", "num",
+           "plain"]
