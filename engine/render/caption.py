@@ -89,9 +89,10 @@ def caption(entry: Entry, number: int) -> list[str]:
     flags = gen_flags(entry)
     if flags:
         made.append(f"gen {' '.join(flags)}")
-    version = _text(entry.record.get("plugin_version"))
-    if version:
-        made.append(f"{_text(entry.record.get('plugin')) or entry.ptype.plugin} {version}")
+    version, plugin = entry.record.get("plugin_version"), entry.record.get("plugin")
+    if isinstance(version, str) and version:
+        made.append(f"{plugin if isinstance(plugin, str) and plugin else entry.ptype.plugin} "
+                    f"{version}")
     solver = entry.record.get("solver")
     if isinstance(solver, str) and solver:
         made.append(solver.rsplit(".", 1)[-1])
