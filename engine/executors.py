@@ -16,9 +16,11 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from urllib.parse import urlsplit
 
 from . import processes
 from .errors import PuzzleInputError, SolverError
@@ -88,6 +90,18 @@ def dask_client(scheduler: str, timeout: float = 20):
     except ImportError:
         raise PuzzleInputError("--executor dask needs Dask's distributed scheduler: pip install "
                                "'puzzle-engine[dask]'") from None
+    address = urlsplit(scheduler if "://" in scheduler else f"tcp://{scheduler}")
+    try:
+        host, port = address.hostname, address.port
+    except ValueError:
+        host = port = None
+    if address.scheme != "tcp" or not host or not port:
+        raise PuzzleInputError(f"bad --scheduler '{scheduler}': expected tcp://HOST:PORT")
+    try:  # a refused connection is known at once, where Dask would retry until its time-out
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot reach the Dask scheduler at {scheduler}: "
+                               f"{exc.strerror or exc}") from None
     try:
         return Client(scheduler, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:

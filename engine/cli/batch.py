@@ -17,6 +17,7 @@ from .. import calls, corpus, executors, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
 from ..errors import PuzzleInputError
+from ..files import check_writable
 from ..jobs import Grading, Job, SolverSettings
 from ..resume import same_fields
 from ..store import Store
@@ -84,6 +85,7 @@ def batch(
             if most is not None and value > most:
                 raise PuzzleInputError(f"bad {name} {value}: must be at most {most} (4 per "
                                        f"CPU; this machine has {cpus})")
+        check_writable(db, "--db")
         if executor not in executors.EXECUTORS:
             raise PuzzleInputError(f"bad --executor '{executor}': expected local or dask")
         if (executor == "dask") != (scheduler is not None):
@@ -120,25 +122,28 @@ def batch(
         settings = {**same_fields(engine, ptype, strategy, options, judge, difficulty),
                     "variants": getattr(options, "variants", 0), "bins": bins,
                     "graded": grading is not None}
-        with Store(db) as store:
-            found = store.batch(ptype.name, params, settings, seed, count)
-            if found is None:
-                if seed is None:
-                    seed = random.SystemRandom().randrange(2**31)
-                    err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to "
-                                      "reproduce)")
-                found = store.new_batch(ptype.name, params, settings, seed, count)
-            elif found.next_seed != found.seed:
-                err_console.print(f"puzzle-engine: going on with batch {found.id} (seed "
-                                  f"{found.seed}) from seed {found.next_seed}", markup=False)
-            _run(store, found, job, count, executor, workers, scheduler,
-                 attempts if difficulty is not None else None, db)
+        client = executors.dask_client(scheduler) if executor == "dask" else None
+        try:
+            with Store(db) as store:
+                found = store.batch(ptype.name, params, settings, seed, count)
+                if found is None:
+                    if seed is None:
+                        seed = random.SystemRandom().randrange(2**31)
+                        err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} "
+                                          "to reproduce)")
+                    found = store.new_batch(ptype.name, params, settings, seed, count)
+                elif found.next_seed != found.seed:
+                    err_console.print(f"puzzle-engine: going on with batch {found.id} (seed "
+                                      f"{found.seed}) from seed {found.next_seed}", markup=False)
+                _run(store, found, job, count, workers, client,
+                     attempts if difficulty is not None else None, db)
+        finally:
+            if client is not None:
+                client.close()
 
 
-def _run(store, found, job, count, executor, workers, scheduler, misses, db) -> None:
-    client = None
-    if executor == "dask":
-        client = executors.dask_client(scheduler)
+def _run(store, found, job, count, workers, client, misses, db) -> None:
+    if client is not None:
         results_of = partial(executors.dask_results, job, client=client)
     else:
         results_of = partial(executors.local_results, job, workers=workers)
@@ -164,9 +169,6 @@ def _run(store, found, job, count, executor, workers, scheduler, misses, db) -> 
         err_console.print(f"puzzle-engine: interrupted; {db} holds {held} of the batch's "
                           f"{count} puzzles, every finished one: run the same command to go on")
         raise typer.Exit(processes.exit_code(exc)) from None
-    finally:
-        if client is not None:
-            client.close()
     _summary(progress, found, count, db)
 
 

@@ -19,6 +19,7 @@ from .. import batch_file, calls, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge, search
 from ..engine import strategy_of
 from ..errors import PuzzleInputError
+from ..files import check_writable
 from ..resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
 from ..store import Store, entries_of
 from . import app
@@ -69,6 +70,8 @@ def gen(
         if puzzle is None:
             raise PuzzleInputError("missing the puzzle type (see 'puzzle-engine gen --help')")
         _check_format(fmt)
+        if db is not None:
+            check_writable(db, "--db")
         cpus = os.cpu_count() or 1
         for name, value, least, most, why in (
                 ("--count", count, 1, None, ""),
