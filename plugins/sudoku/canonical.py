@@ -75,20 +75,70 @@ def _refine(columns: Columns, row: Sequence[int]) -> tuple[tuple[int, ...], Colu
     return tuple(bits), tuple(groups)
 
 
-def _column_orders(columns: Columns):
-    """Every column order the partition allows."""
+def _distinct(orders, content):
+    """The column orders of ``orders`` that differ in what they show: columns of equal
+    content (empty in every row, say) swapped give the same image."""
+    seen = set()
+    for order in orders:
+        shown = tuple(content[x] for x in order)
+        if shown not in seen:
+            seen.add(shown)
+            yield order
+
+
+def _cell_orders(cell: Cell, content: Sequence[tuple[int, ...]]):
+    """The orders of a cell's columns that differ in what they show: the permutations of
+    the multiset of their contents (in lexicographic order, each made once)."""
+    classes: dict[tuple[int, ...], list[int]] = {}
+    for x in cell:
+        classes.setdefault(content[x], []).append(x)
+    members = list(classes.values())
+    word = sorted(k for k, m in enumerate(members) for _ in m)
+    while True:
+        taken = [iter(m) for m in members]
+        yield tuple(next(taken[k]) for k in word)
+        # The next permutation of ``word`` in lexicographic order, if any.
+        i = len(word) - 2
+        while i >= 0 and word[i] >= word[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = len(word) - 1
+        while word[j] <= word[i]:
+            j -= 1
+        word[i], word[j] = word[j], word[i]
+        word[i + 1:] = reversed(word[i + 1:])
+
+
+def _column_orders(columns: Columns, content: Sequence[tuple[int, ...]]):
+    """Every column order the partition allows, but one of each set that show the same
+    image (``content[x]``: column x in the rows placed)."""
+    def joined(parts):
+        return tuple(x for part in parts for x in part)
+
     def stack_orders(stack: Stack):
-        return (tuple(x for part in parts for x in part)
-                for parts in itertools.product(*(itertools.permutations(cell)
-                                                 for cell in stack)))
+        cells = [list(_cell_orders(cell, content)) for cell in stack]
+        return list(_distinct(map(joined, itertools.product(*cells)), content))
 
     def group_orders(group: Group):
-        for stacks in itertools.permutations(group):
-            for parts in itertools.product(*(stack_orders(s) for s in stacks)):
-                yield tuple(x for part in parts for x in part)
+        return list(_distinct((joined(parts) for stacks in itertools.permutations(group)
+                               for parts in itertools.product(*map(stack_orders, stacks))),
+                              content))
 
-    for parts in itertools.product(*(list(group_orders(g)) for g in columns)):
-        yield tuple(x for part in parts for x in part)
+    for parts in itertools.product(*map(group_orders, columns)):
+        yield joined(parts)
+
+
+def _signature(state, bands, r: int):
+    """What decides a state's images from here on: the content of the rows placed, the
+    column partition, and the content of the rows left, by band."""
+    grid, placed, columns = state
+    current = bands[placed[-1] // r]
+    used = {i // r for i in placed}
+    left = tuple(sorted(grid[i] for i in current if i not in placed))
+    bands_left = tuple(sorted(tuple(sorted(grid[i] for i in band))
+                              for b, band in enumerate(bands) if b not in used))
+    return tuple(grid[i] for i in placed), columns, left, bands_left
 
 
 def canonical(board: Sequence[int], n: int, r: int, c: int) -> str:
@@ -118,10 +168,16 @@ def canonical(board: Sequence[int], n: int, r: int, c: int) -> str:
                     best, survivors = bits, [(grid, placed + (i,), refined)]
                 elif bits == best:
                     survivors.append((grid, placed + (i,), refined))
-        states = survivors
+        # States that placed rows of the same content, with the same rows left, give the
+        # same images from here on: keep one (an almost empty board has many).
+        unique = {}
+        for state in survivors:
+            unique.setdefault(_signature(state, bands, r), state)
+        states = list(unique.values())
     best_values: list[int] | None = None
     for grid, placed, columns in states:
-        for order in _column_orders(columns):
+        content = [tuple(grid[i][x] for i in placed) for x in range(n)]
+        for order in _column_orders(columns, content):
             labels: dict[int, int] = {}
             values: list[int] = []
             worse = False
