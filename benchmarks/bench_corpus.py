@@ -3,7 +3,7 @@ Sudoku per minute from ``puzzle-engine batch`` on a local pool and on a Dask Loc
 
     .venv/bin/python benchmarks/bench_corpus.py canonical [--images 20]
     .venv/bin/python benchmarks/bench_corpus.py store [--puzzles 5000]
-    .venv/bin/python benchmarks/bench_corpus.py throughput [--count 200] [--rounds 2] [--variants 5]
+    .venv/bin/python benchmarks/bench_corpus.py throughput [--count 60] [--rounds 5] [--variants 5]
 
 canonical  the cost of Sudoku's canonical form (plugins/sudoku/canonical.py) per box shape:
            for each puzzle, --images random images under the type's transformations, each
@@ -119,10 +119,10 @@ def bench_store(puzzles: int) -> None:
         print(f"{per:>12} {puzzles:>8} {seconds:>8.2f} {puzzles / seconds:>10.0f}")
 
 
-def _batch(args: list[str], db: Path) -> float:
+def _batch(args: list[str], db: Path, env: dict[str, str]) -> float:
     start = time.perf_counter()
     proc = subprocess.run([*CLI, "batch", "sudoku", *args, "--db", str(db)], capture_output=True,
-                          text=True)
+                          text=True, env={**os.environ, **env})
     if proc.returncode:
         raise SystemExit(f"batch failed: {proc.stderr.strip().splitlines()[-1]}")
     return time.perf_counter() - start
@@ -130,27 +130,38 @@ def _batch(args: list[str], db: Path) -> float:
 
 def bench_throughput(count: int, rounds: int, variants: int) -> None:
     from distributed import LocalCluster
-    cases = {"local pool, 2 workers": ["--workers", "2"],
-             f"local pool, 2 workers, --variants {variants}": ["--workers", "2", "--variants",
-                                                                str(variants)]}
-    rates: dict[str, list[float]] = {name: [] for name in cases}
+    unpinned = {"PUZZLE_ENGINE_PIN_WORKERS": "off"}
+    cases: dict[str, tuple[list[str], dict[str, str]]] = {
+        "local pool, 2 workers (pinned)": (["--workers", "2"], {}),
+        "local pool, 2 workers, unpinned": (["--workers", "2"], unpinned),
+        f"local pool, 2 workers, --variants {variants}": (
+            ["--workers", "2", "--variants", str(variants)], {}),
+    }
     dask_name = "Dask LocalCluster, 2 workers"
-    rates[dask_name] = []
+    rates: dict[str, list[float]] = {name: [] for name in [*cases, dask_name]}
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
-        cases[dask_name] = ["--executor", "dask", "--scheduler", cluster.scheduler_address]
+        cases[dask_name] = (["--executor", "dask", "--scheduler", cluster.scheduler_address], {})
         for k in range(rounds):
-            for name, args in cases.items():
+            for name, (args, env) in cases.items():
                 with tempfile.TemporaryDirectory() as tmp:
                     seconds = _batch(["--count", str(count), "--seed", str(1000 * k + 1), *args],
-                                     Path(tmp) / "b.db")
+                                     Path(tmp) / "b.db", env)
                 rates[name].append(60 * count / seconds)
-                print(f"round {k + 1}: {name}: {count} in {seconds:.1f} s", file=sys.stderr)
-    base = statistics.median(rates["local pool, 2 workers"])
-    print(f"{'executor':<42} {'distinct/min':>12} {'vs local':>9} {'200,000 in':>11}")
+                print(f"round {k + 1}: {name}: {count} in {seconds:.1f} s, load "
+                      f"{os.getloadavg()[0]:.1f}", file=sys.stderr)
+    base = statistics.median(rates["local pool, 2 workers (pinned)"])
+    print(f"{'executor':<42} {'distinct/min (median, range)':>30} {'vs pinned':>9} "
+          f"{'200,000 in':>11}")
     for name, values in rates.items():
         rate = statistics.median(values)
-        print(f"{name:<42} {rate:>12.0f} {rate / base:>9.2f} {200_000 / rate / 60:>9.1f} h")
+        spread = f"{rate:.0f} ({min(values):.0f}-{max(values):.0f})"
+        print(f"{name:<42} {spread:>30} {rate / base:>9.2f} {200_000 / rate / 60:>9.1f} h")
+    # Same-round ratios: each round ran every case back to back.
+    for name in rates:
+        ratios = sorted(b / a for a, b in zip(rates["local pool, 2 workers (pinned)"], rates[name]))
+        print(f"  {name}: per-round ratio to pinned, median {statistics.median(ratios):.2f} "
+              f"(range {ratios[0]:.2f}-{ratios[-1]:.2f})")
 
 
 def main() -> None:
@@ -161,8 +172,8 @@ def main() -> None:
     p = sub.add_parser("store")
     p.add_argument("--puzzles", type=int, default=5000)
     p = sub.add_parser("throughput")
-    p.add_argument("--count", type=int, default=200)
-    p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--count", type=int, default=60)
+    p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--variants", type=int, default=5)
     args = parser.parse_args()
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "

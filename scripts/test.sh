@@ -15,4 +15,13 @@ for arg in "$@"; do
 done
 bash "$here/scripts/setup.sh"
 cd "$here"
+# The tests of 'batch --executor dask' need the optional extra [dask] (a Dask LocalCluster).
+if ! .venv/bin/python -c "import distributed" >/dev/null 2>&1; then
+  echo "[test] installing the optional extra [dask] into .venv" >&2
+  if ! .venv/bin/python -m pip install -q -e ".[test,dask]" > .venv/install-dask.log 2>&1; then
+    cat .venv/install-dask.log >&2
+    echo "test: installing the extra [dask] failed (log above)" >&2
+    exit 1
+  fi
+fi
 exec .venv/bin/python -m pytest ${marker[@]+"${marker[@]}"} ${args[@]+"${args[@]}"}

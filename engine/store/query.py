@@ -65,25 +65,25 @@ class Filters:
                    _moment(since, "--since", False) if since else None,
                    _moment(until, "--until", True) if until else None, batch)
 
-    def where(self, alias: str, bins: bool = False) -> tuple[str, list[Any]]:
-        """The SQL condition on the table ``alias`` (puzzles, or bins joined to their
+    def where(self, table: str, bins: bool = False) -> tuple[str, list[Any]]:
+        """The SQL condition on ``table`` (puzzles, or bins joined to their
         puzzle ``p``) and its arguments."""
         parts, args = ["1"], []
-        source = "p" if bins else alias
+        source = "p" if bins else table
         if self.type is not None:
-            parts.append(f"{alias}.type = ?")
+            parts.append(f"{table}.type = ?")
             args.append(self.type)
         for name, value in self.params.items():
             parts.append(f"json_extract({source}.params, ?) = ?")
             args += [f"$.{name}", value if not isinstance(value, bool) else int(value)]
         if self.level is not None:
-            parts.append(f"{alias}.level = ?")
+            parts.append(f"{table}.level = ?")
             args.append(self.level)
         if self.since is not None:
-            parts.append(f"{alias}.created_at >= ?")
+            parts.append(f"{table}.created_at >= ?")
             args.append(self.since)
         if self.until is not None:
-            parts.append(f"{alias}.created_at < ?")
+            parts.append(f"{table}.created_at < ?")
             args.append(self.until)
         if self.batch is not None:
             parts.append(f"{source}.batch_id = ?")
@@ -143,7 +143,7 @@ def records(store: Store, filters: Filters, source: str = "all", variants: bool 
     random (reproducibly) instead of the first ``limit``."""
     if source not in SOURCES:
         raise PuzzleInputError(f"bad --from '{source}': expected one of {', '.join(SOURCES)}")
-    queries = []  # (alias, columns, FROM and WHERE, arguments, record maker)
+    queries = []  # (table, columns, FROM and WHERE, arguments, record maker)
     if source in ("puzzles", "all"):
         where, args = filters.where("p")
         if not variants:
@@ -157,16 +157,16 @@ def records(store: Store, filters: Filters, source: str = "all", variants: bool 
                         f"WHERE {where}", args, _bin_record))
     if draw_seed is not None and limit is not None:
         # Row ids first, so that only the drawn rows are read whole.
-        ids = [(n, row[0]) for n, (alias, _, body, args, _) in enumerate(queries)
-               for row in store.execute(f"SELECT {alias}.id {body} ORDER BY {alias}.id", args)]
+        ids = [(n, row[0]) for n, (table, _, body, args, _) in enumerate(queries)
+               for row in store.execute(f"SELECT {table}.id {body} ORDER BY {table}.id", args)]
         for n, row_id in random.Random(draw_seed).sample(ids, min(limit, len(ids))):
-            alias, columns, body, args, make = queries[n]
-            yield make(store.execute(f"SELECT {columns} {body} AND {alias}.id = ?",
+            table, columns, body, args, make = queries[n]
+            yield make(store.execute(f"SELECT {columns} {body} AND {table}.id = ?",
                                      [*args, row_id]).fetchone())
         return
     left = limit
-    for alias, columns, body, args, make in queries:
-        sql = f"SELECT {columns} {body} ORDER BY {alias}.id"
+    for table, columns, body, args, make in queries:
+        sql = f"SELECT {columns} {body} ORDER BY {table}.id"
         if left is not None:
             sql += f" LIMIT {int(left)}"
         for row in store.execute(sql, args):
