@@ -128,6 +128,25 @@ def _batch(args: list[str], db: Path, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def _round_trip(address: str, tasks: int = 400) -> None:
+    """Dask's own cost per task: no-op tasks through the executor's in-order window."""
+    from distributed import Client
+    from puzzle_engine.executors import AHEAD
+    with Client(address) as client:
+        slots = sum(client.nthreads().values())
+        start = time.perf_counter()
+        pending = []
+        for k in range(tasks):
+            pending.append(client.submit(abs, -k, pure=False))
+            if len(pending) >= AHEAD * slots:
+                pending.pop(0).result()
+        for f in pending:
+            f.result()
+        per = (time.perf_counter() - start) / tasks
+    print(f"Dask round trip: {1000 * per:.2f} ms of wall time per no-op task, {AHEAD * slots} "
+          "under way at a time", flush=True)
+
+
 def bench_throughput(count: int, rounds: int, variants: int) -> None:
     from distributed import LocalCluster
     unpinned = {"PUZZLE_ENGINE_PIN_WORKERS": "off"}
@@ -142,6 +161,7 @@ def bench_throughput(count: int, rounds: int, variants: int) -> None:
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
         cases[dask_name] = (["--executor", "dask", "--scheduler", cluster.scheduler_address], {})
+        _round_trip(cluster.scheduler_address)
         for k in range(rounds):
             for name, (args, env) in cases.items():
                 with tempfile.TemporaryDirectory() as tmp:

@@ -74,9 +74,8 @@ def db_stats(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
                 ("Puzzles", found["groups"], ("type", "params", "level", "puzzles")),
                 ("Bins (GenPuzzles' complDict)", found["bins"],
                  ("type", "complexity", "level", "boards")),
-                ("Batches", found["batches"], ("id", "type", "params", "seed", "count",
-                                               "next_seed", "candidates", "duplicates",
-                                               "off_level", "updated_at"))):
+                ("Batches", found["batches"], ("id", "type", "seed", "count", "next_seed",
+                                               "candidates", "duplicates", "off_level"))):
             if not rows:
                 continue
             table = Table(title=title, title_justify="left")
