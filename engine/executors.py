@@ -12,74 +12,28 @@ only submits tasks and reads their results, and cancels the tasks under way when
 from __future__ import annotations
 
 import collections
-import multiprocessing
-import os
-import queue
-import signal
+import functools
 import socket
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from urllib.parse import urlsplit
 
-from . import processes
-from .errors import PuzzleInputError, SolverError
+from .errors import PuzzleEngineError, PuzzleInputError, SolverError
 from .jobs import Job, SeedResult, run
-from .workers import WorkerError, _kill_workers, cpus_to_pin
+from .workers import in_order
 
 #: Tasks under way per worker (thread) at most.
 AHEAD = 2
 EXECUTORS = ("local", "dask")
 
 
-def _init(cpus, parent: int) -> None:
-    processes.die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C
-    if cpus is not None:
-        try:
-            os.sched_setaffinity(0, {cpus.get(timeout=10)})
-        except (OSError, ValueError, queue.Empty):  # only a speed-up: else unpinned
-            pass
-
-
 def local_results(job: Job, seeds: Iterable[int], workers: int) -> Iterator[SeedResult]:
     """The results for ``seeds`` in order, made in this process (``workers`` 1) or in a
-    pool of ``workers`` processes. Call it from the main thread (see ``workers``)."""
+    pool of ``workers`` processes (``workers.in_order``; call it from the main thread)."""
     if workers <= 1:
         for seed in seeds:
             yield run(job, seed)
         return
-    context = multiprocessing.get_context("spawn")
-    pin = cpus_to_pin(workers)
-    cpus = None
-    if pin is not None:
-        cpus = context.Queue()
-        for cpu in pin:
-            cpus.put(cpu)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init,
-                               initargs=(cpus, os.getpid()))
-    finished = False
-    try:
-        pending: collections.deque = collections.deque()
-        todo = iter(seeds)
-        while True:
-            try:
-                while len(pending) < AHEAD * workers and (seed := next(todo, None)) is not None:
-                    pending.append(pool.submit(run, job, seed))
-                if not pending:
-                    break
-                result = pending.popleft().result()
-            except BrokenProcessPool:
-                raise WorkerError("a worker process died, or could not start (killed from "
-                                  "outside?); the puzzles finished before it are kept") from None
-            yield result
-        finished = True
-    finally:
-        if not finished:
-            _kill_workers(pool)
-        pool.shutdown(wait=True, cancel_futures=not finished)
-        if not finished:
-            processes.sweep_temp_dirs()
+    yield from in_order(functools.partial(run, job), seeds, workers)
 
 
 def dask_client(scheduler: str, timeout: float = 20):
@@ -124,10 +78,18 @@ def dask_results(job: Job, seeds: Iterable[int], client) -> Iterator[SeedResult]
             future = pending.popleft()
             try:
                 result = future.result()
-            except SolverError:
-                raise
-            except OSError as exc:
-                raise SolverError(f"the Dask cluster failed: {' '.join(str(exc).split())}") from None
+            except PuzzleEngineError:
+                raise  # ours, raised on the worker: already one line
+            except ImportError as exc:
+                raise SolverError(f"a Dask worker cannot import what the batch needs ({exc}): "
+                                  "install puzzle-engine, its plugins and the solvers on every "
+                                  "worker") from None
+            except Exception as exc:  # noqa: BLE001 - the cluster's failures, in one line
+                if not type(exc).__module__.startswith(("distributed", "dask")) and \
+                        not isinstance(exc, OSError):
+                    raise
+                raise SolverError(f"the Dask cluster failed: {type(exc).__name__}: "
+                                  f"{' '.join(str(exc).split())}") from None
             yield result
     finally:
         if pending:

@@ -184,3 +184,27 @@ def test_db_commands_filter_and_export(cli, tmp_path, sudoku_results):
     assert record["grid"][0] == list(small[0][1][:6]) and record["store"]["id"] == len(results) + 1
     proc = cli("db", "query", path, "--param", "size")
     assert proc.returncode == 2 and "bad --param 'size'" in proc.stderr
+
+
+def test_a_type_without_a_form_is_told_apart_by_its_instance_and_a_bad_form_is_one_line():
+    from puzzle_engine.errors import PluginError
+    from puzzle_engine.store import key_of
+    from test_inline_plugin import ToyLatinType
+
+    toy = ToyLatinType()
+    toy.plugin = "toy"
+    params = {"size": 3}
+    a, b = (1, 2, 3, 0, 0, 0, 0, 0, 0), (0, 0, 0, 1, 2, 3, 0, 0, 0)
+    assert key_of(toy, params, a) == key_of(toy, params, a)
+    assert key_of(toy, params, a)[1] is None  # no form offered
+    assert key_of(toy, params, a)[0] != key_of(toy, params, b)[0]
+    assert key_of(toy, {"size": 3, "x": 1}, a)[0] != key_of(toy, params, a)[0]
+
+    class Careless(ToyLatinType):
+        def canonical_form(self, params, instance):
+            return {frozenset(instance)}
+    careless = Careless()
+    careless.plugin = "careless"
+    with pytest.raises(PluginError, match=r"^canonical_form \(puzzle '.*', plugin 'careless'\) "
+                                          r"returned .*, not None or a plain JSON value$"):
+        key_of(careless, params, a)
