@@ -91,15 +91,19 @@ def batch(
         if (executor == "dask") != (scheduler is not None):
             raise PuzzleInputError("--executor dask needs --scheduler tcp://HOST:PORT, and "
                                    "--scheduler needs --executor dask")
+        if executor == "dask" and workers > 1:
+            raise PuzzleInputError("--workers is the local pool's; a Dask cluster has its own "
+                                   "workers (start them with 'dask worker')")
         host = _host()
         ptype = host.get_type(puzzle)
         strategy = strategy_of(host, ptype)
         raw, _ = _plugin_params(ptype, ctx.args, more=strategy.options)
         names = {p.name for p in strategy.options}
         params = calls.canonical_params(ptype, {k: v for k, v in raw.items() if k not in names})
-        local_workers = workers if executor == "local" else 2
+        # A Dask worker runs one puzzle per thread, as a pool's worker does (one solver
+        # call at a time: --probes 1).
         options = strategy.make_options({k: v for k, v in raw.items() if k in names},
-                                        workers=local_workers)
+                                        workers=workers if executor == "local" else 2)
         engine = _engine(host, ptype, solver, config, time_limit, params)
         complexity = getattr(options, "complexity", None)
         grading, judge = None, None

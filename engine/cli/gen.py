@@ -111,8 +111,9 @@ def gen(
         if resume and difficulty is not None and fmt != "json":
             raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
         sink = batch_file.open_output(out) if out else None  # locked until the end
-        keep = StoreWriter(db, ptype) if db else None
+        keep = None
         try:
+            keep = StoreWriter(db, ptype) if db else None
             existing = existing_batch(ptype, params, out, fmt, resume, same)
             if difficulty is not None:
                 done, seed = done_and_next_seed(out, existing, seed)
@@ -210,9 +211,10 @@ class StoreWriter:
 
     def close(self) -> None:
         self.store.close()
-        err_console.print(f"puzzle-engine: stored {self.stored} puzzle"
-                          f"{'s' * (self.stored != 1)} in {self.path} ({self.duplicates} "
-                          "equivalent to stored ones)", markup=False)
+        if self.stored or self.duplicates:
+                err_console.print(f"puzzle-engine: stored {self.stored} puzzle"
+                              f"{'s' * (self.stored != 1)} in {self.path} ({self.duplicates} "
+                              "equivalent to stored ones)", markup=False)
 
 
 def _warn_timeouts(puzzle) -> None:
