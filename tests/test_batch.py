@@ -214,3 +214,25 @@ def test_every_type_is_stored_as_its_own_json(tmp_path, kind, options):
                              timeout=120)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.count("unique") == len(export.splitlines())
+
+
+@pytest.mark.fast
+def test_bad_batch_options_are_one_line_errors_before_any_work(tmp_path, capsys):
+    from puzzle_engine.cli import main
+    cases = [
+        (["--count", "0"], "bad --count 0: must be at least 1"),
+        (["--count", "1", "--executor", "ray"], "bad --executor 'ray': expected local or dask"),
+        (["--count", "1", "--scheduler", "tcp://h:1"], "--executor dask needs --scheduler"),
+        (["--count", "1", "--executor", "dask", "--scheduler", "tcp://h:1", "--workers", "2"],
+         "--workers is the local pool's"),
+        (["--count", "1", "--db", str(tmp_path)], f"bad --db {tmp_path}: it is a folder"),
+    ]
+    for args, says in cases:
+        if "--db" not in args:
+            args = [*args, "--db", str(tmp_path / "x.db")]
+        with pytest.raises(SystemExit) as exc:
+            main(["batch", "sudoku", *args])
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and err.startswith(f"puzzle-engine: error: {says}"), err
+        assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.db").exists()
