@@ -176,11 +176,14 @@ def test_dask_local_cluster_gives_what_the_local_pool_gives(tmp_path):
     strip = [[{k: v for k, v in json.loads(line).items() if k not in ("store", "seconds")}
               for line in text.splitlines()] for text in export]
     assert strip[0] == strip[1] and len(strip[0]) == 12
-    proc = cli("batch", "sudoku", "--count", "1", "--db", tmp_path / "x.db", "--executor",
-               "dask", "--scheduler", "tcp://127.0.0.1:1", check=False)
-    assert proc.returncode == 2
-    assert proc.stderr.startswith("puzzle-engine: error: cannot reach the Dask scheduler at "
-                                  "tcp://127.0.0.1:1")
+    from puzzle_engine.errors import PuzzleInputError
+    from puzzle_engine.executors import dask_client
+    with pytest.raises(PuzzleInputError, match="^cannot reach the Dask scheduler at "
+                                               "tcp://127.0.0.1:1: "):
+        dask_client("tcp://127.0.0.1:1")
+    with pytest.raises(PuzzleInputError, match="^bad --scheduler 'udp://x': expected "
+                                               "tcp://HOST:PORT$"):
+        dask_client("udp://x")
 
 
 def test_a_level_is_graded_and_graded_bins_are_queried(tmp_path):
