@@ -3,7 +3,7 @@ Sudoku per minute from ``puzzle-engine batch`` on a local pool and on a Dask Loc
 
     .venv/bin/python benchmarks/bench_corpus.py canonical [--images 20]
     .venv/bin/python benchmarks/bench_corpus.py store [--puzzles 5000]
-    .venv/bin/python benchmarks/bench_corpus.py throughput [--count 60] [--rounds 5] [--variants 5]
+    .venv/bin/python benchmarks/bench_corpus.py throughput [--count 60] [--rounds 5] [--variants 5] [--cases unpinned,dask]
 
 canonical  the cost of Sudoku's canonical form (plugins/sudoku/canonical.py) per box shape:
            for each puzzle, --images random images under the type's transformations, each
@@ -147,7 +147,11 @@ def _round_trip(address: str, tasks: int = 400) -> None:
           "under way at a time", flush=True)
 
 
-def bench_throughput(count: int, rounds: int, variants: int) -> None:
+CASES = ("pinned", "unpinned", "variants", "dask")
+
+
+def bench_throughput(count: int, rounds: int, variants: int,
+                     which: tuple[str, ...] = CASES) -> None:
     from distributed import LocalCluster
     unpinned = {"PUZZLE_ENGINE_PIN_WORKERS": "off"}
     cases: dict[str, tuple[list[str], dict[str, str]]] = {
@@ -157,11 +161,17 @@ def bench_throughput(count: int, rounds: int, variants: int) -> None:
             ["--workers", "2", "--variants", str(variants)], {}),
     }
     dask_name = "Dask LocalCluster, 2 workers"
-    rates: dict[str, list[float]] = {name: [] for name in [*cases, dask_name]}
+    cases = {name: case for name, case, key in zip(cases.keys(), cases.values(), CASES)
+             if key in which}
+    rates: dict[str, list[float]] = {name: [] for name in cases}
+    if "dask" in which:
+        rates[dask_name] = []
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
-        cases[dask_name] = (["--executor", "dask", "--scheduler", cluster.scheduler_address], {})
-        _round_trip(cluster.scheduler_address)
+        if "dask" in which:
+            cases[dask_name] = (["--executor", "dask", "--scheduler",
+                                 cluster.scheduler_address], {})
+            _round_trip(cluster.scheduler_address)
         for k in range(rounds):
             for name, (args, env) in cases.items():
                 with tempfile.TemporaryDirectory() as tmp:
@@ -170,8 +180,9 @@ def bench_throughput(count: int, rounds: int, variants: int) -> None:
                 rates[name].append(60 * count / seconds)
                 print(f"round {k + 1}: {name}: {count} in {seconds:.1f} s, load "
                       f"{os.getloadavg()[0]:.1f}", file=sys.stderr)
-    base = statistics.median(rates["local pool, 2 workers (pinned)"])
-    print(f"{'executor':<42} {'distinct/min (median, range)':>30} {'vs pinned':>9} "
+    first = next(iter(rates))
+    base = statistics.median(rates[first])
+    print(f"{'executor':<42} {'distinct/min (median, range)':>30} {'vs first':>9} "
           f"{'200,000 in':>11}")
     for name, values in rates.items():
         rate = statistics.median(values)
@@ -179,9 +190,9 @@ def bench_throughput(count: int, rounds: int, variants: int) -> None:
         print(f"{name:<42} {spread:>30} {rate / base:>9.2f} {200_000 / rate / 60:>9.1f} h")
     # Same-round ratios: each round ran every case back to back.
     for name in rates:
-        ratios = sorted(b / a for a, b in zip(rates["local pool, 2 workers (pinned)"], rates[name]))
-        print(f"  {name}: per-round ratio to pinned, median {statistics.median(ratios):.2f} "
-              f"(range {ratios[0]:.2f}-{ratios[-1]:.2f})")
+        ratios = sorted(b / a for a, b in zip(rates[first], rates[name]))
+        print(f"  {name}: per-round ratio to the first, median "
+              f"{statistics.median(ratios):.2f} (range {ratios[0]:.2f}-{ratios[-1]:.2f})")
 
 
 def main() -> None:
@@ -195,6 +206,8 @@ def main() -> None:
     p.add_argument("--count", type=int, default=60)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--variants", type=int, default=5)
+    p.add_argument("--cases", default=",".join(CASES),
+                   help=f"which cases, comma-separated, in this order: {', '.join(CASES)}")
     args = parser.parse_args()
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.1f}")
@@ -203,7 +216,11 @@ def main() -> None:
     elif args.what == "store":
         bench_store(args.puzzles)
     else:
-        bench_throughput(args.count, args.rounds, args.variants)
+        which = tuple(c.strip() for c in args.cases.split(","))
+        unknown = set(which) - set(CASES)
+        if unknown:
+            parser.error(f"unknown --cases {', '.join(sorted(unknown))}")
+        bench_throughput(args.count, args.rounds, args.variants, which)
 
 
 if __name__ == "__main__":
