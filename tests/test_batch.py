@@ -3,7 +3,6 @@ each reproducible from its seed; resumed after a real SIGINT to the same puzzles
 variants; GenPuzzles' bins, graded too; a level; every built-in type; and a Dask
 LocalCluster of two workers giving what the local pool gives."""
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -15,7 +14,6 @@ import pytest
 
 from puzzle_engine.plugins import get_host
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args, check=True, timeout=300):
