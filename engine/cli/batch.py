@@ -31,7 +31,7 @@ class RateColumn(ProgressColumn):
 
     def render(self, task) -> Text:
         elapsed = task.finished_time if task.finished else task.elapsed
-        done = task.completed - task.fields.get("start", 0)
+        done = task.completed - task.fields.get("held", 0)
         if not elapsed or done <= 0:
             return Text("-/min", style="progress.data.speed")
         return Text(f"{60 * done / elapsed:.1f}/min", style="progress.data.speed")
@@ -159,7 +159,7 @@ def _run(store, found, job, count, workers, client, misses, db) -> None:
     try:
         with bar:
             task = bar.add_task(job.puzzle, total=count, completed=min(start, count),
-                                start_=start, note="")
+                                held=start, note="")
 
             def on_seed(p: corpus.Progress, result) -> None:
                 for warning in result.warnings:
