@@ -140,6 +140,17 @@ def record(ptype, params, instance, solution, reserved=()) -> dict[str, Any]:
     return value
 
 
+def canonical_form(ptype, params, instance) -> Any:
+    """The type's canonical form of ``instance``, checked to be None or plain JSON."""
+    value = call(ptype, "canonical_form", params=params, instance=instance)
+    if value is not None:
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            raise bad_result("canonical_form", ptype, value, "None or a plain JSON value") from None
+    return value
+
+
 def flag(ptype, method: str, **kwargs) -> bool:
     value = call(ptype, method, **kwargs)
     if value is not True and value is not False:  # "yes" is no verdict

@@ -23,6 +23,19 @@ def rows_of(board: Board, cols: int) -> list[list[int]]:
     return [list(board[i:i + cols]) for i in range(0, len(board), cols)]
 
 
+def board_images(board: Board, rows: int, cols: int) -> list[Board]:
+    """``board``'s images under the rotations and reflections that keep its shape: the 8
+    of a square board, the 4 of a rectangular one (the identity first). For canonical
+    forms of grid types: the least image is a representative under that group."""
+    grid = rows_of(board, cols)
+    turned = [grid, [row[::-1] for row in grid], grid[::-1], [row[::-1] for row in grid[::-1]]]
+    if rows == cols:
+        transposed = [list(col) for col in zip(*grid)]
+        turned += [transposed, [row[::-1] for row in transposed], transposed[::-1],
+                   [row[::-1] for row in transposed[::-1]]]
+    return [tuple(v for row in g for v in row) for g in turned]
+
+
 class GridPuzzle(PuzzleType, Emptying):
     """A rows x cols board of integers; 0 is an empty square."""
 
@@ -80,4 +93,4 @@ class GridPuzzle(PuzzleType, Emptying):
         return rows_of(board, cols)
 
 
-__all__ = ["GridPuzzle", "flatten", "rows_of"]
+__all__ = ["GridPuzzle", "board_images", "flatten", "rows_of"]

@@ -243,10 +243,13 @@ class PuzzleType:
     def canonical_form(self, params: Mapping[str, Any], instance: Instance) -> Any | None:
         """The representative of ``instance``'s class under the type's symmetry group (its
         ``transformations`` and any others that keep the rules): two instances get equal
-        forms exactly when one is an image of the other. A plain JSON value. The puzzle
-        store refuses a second puzzle with the same form, and keeps variants linked to the
-        puzzle they came from. Default ``None``: not offered; the store tells puzzles
-        apart by the instance itself."""
+        forms exactly when one is an image of the other. A plain JSON value that holds
+        what tells puzzles apart across parameters, too (a board's shape): the store
+        compares forms of one type whatever the parameters. The puzzle store refuses a
+        second puzzle with the same form, and keeps variants linked to the puzzle they
+        came from. It is computed once per stored puzzle, so it should take milliseconds.
+        Default ``None``: not offered; the store tells puzzles apart by the parameters
+        and the instance's JSON (``to_json``)."""
         return None
 
     def render_svg(self, params: Mapping[str, Any], instance: Instance,

@@ -1,4 +1,5 @@
-"""``gen --workers N``: puzzles generated in N processes, written in seed order.
+"""``gen --workers N`` (and ``batch --workers N``): puzzles generated in N processes,
+written in seed order.
 
 Each worker process loads the plugins and builds its own engine, with the solver settings
 the command resolved, so a worker's puzzle is the one a single process makes for the same
@@ -21,11 +22,12 @@ puzzles per worker are queued at a time, so a huge ``--count`` costs no memory.
 from __future__ import annotations
 
 import collections
+import functools
 import multiprocessing
 import os
 import queue
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -38,6 +40,7 @@ from .strategies import GenResult
 from .plugins import get_host
 
 _state: dict[str, Any] = {}
+_END = object()
 
 
 class WorkerError(SolverError):
@@ -58,8 +61,9 @@ def cpus_to_pin(workers: int) -> list[int] | None:
     return cpus if len(cpus) == workers > 1 else None
 
 
-def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
-          check_flags: tuple[str, ...], cpus: Any = None, parent: int | None = None) -> None:
+def _join(cpus: Any = None, parent: int | None = None) -> None:
+    """What a worker does first: die with its parent, leave Ctrl-C to it, and take the
+    CPU it is given (if any)."""
     if parent is not None:
         processes.die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C
@@ -68,6 +72,11 @@ def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
             os.sched_setaffinity(0, {cpus.get(timeout=10)})
         except (OSError, ValueError, queue.Empty):  # only a speed-up: else unpinned
             pass
+
+
+def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
+          check_flags: tuple[str, ...], cpus: Any = None, parent: int | None = None) -> None:
+    _join(cpus, parent)
     host = get_host()
     _state["engine"] = Engine(host, Backend(solver, time_limit, free_search=free_search,
                                             check_flags=check_flags))
@@ -80,11 +89,21 @@ def _generate(params: dict[str, Any], seed: int, options) -> GenResult:
 
 def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options,
                   seeds: range, workers: int) -> Iterator[GenResult]:
-    """The results for ``seeds``, in order, made by ``workers`` processes. Stopping the
-    iteration (or an interrupt) kills the workers and drops the puzzles not started. The
-    workers die with the thread that started them (``prctl``'s parent-death signal is a
-    thread's), so call this from a thread that outlives the batch, as the main one does."""
+    """The results for ``seeds``, in order, made by ``workers`` processes (``in_order``)."""
     backend = engine.backend
+    yield from in_order(functools.partial(_generate, params, options=options), seeds, workers,
+                        _init, (puzzle, backend.info.id, backend.time_limit,
+                                backend.free_search, backend.check_flags))
+
+
+def in_order(fn: Callable[[Any], Any], items: Iterable[Any], workers: int,
+             initializer: Callable[..., None] = _join, initargs: tuple = ()) -> Iterator[Any]:
+    """``fn(item)`` for each of ``items``, in order, computed by ``workers`` processes,
+    each started by ``initializer(*initargs, cpus, parent)`` (which must call ``_join``).
+    ``fn`` must pickle (a module's function, or a ``functools.partial`` of one). Stopping
+    the iteration (or an interrupt) kills the workers and drops the items not started.
+    The workers die with the thread that started them (``prctl``'s parent-death signal is
+    a thread's), so call this from a thread that outlives the batch, as the main one does."""
     context = multiprocessing.get_context("spawn")
     pin = cpus_to_pin(workers)
     cpus = None
@@ -92,18 +111,16 @@ def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options,
         cpus = context.Queue()
         for cpu in pin:
             cpus.put(cpu)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init,
-                               initargs=(puzzle, backend.info.id, backend.time_limit,
-                                         backend.free_search, backend.check_flags, cpus,
-                                         os.getpid()))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=initializer,
+                               initargs=(*initargs, cpus, os.getpid()))
     finished = False
     try:
         pending: collections.deque = collections.deque()
-        todo = iter(seeds)
+        todo = iter(items)
         while True:
             try:
-                while len(pending) < 2 * workers and (seed := next(todo, None)) is not None:
-                    pending.append(pool.submit(_generate, params, seed, options))
+                while len(pending) < 2 * workers and (item := next(todo, _END)) is not _END:
+                    pending.append(pool.submit(fn, item))
                 if not pending:
                     break
                 result = pending.popleft().result()

@@ -19,7 +19,8 @@ cd "$here"
 # Test-only parts (not the user's run command): the pictures' tests rasterise with cairo
 # (the [pdf] extra, Debian's libcairo2) and poppler's pdftoppm, draw text in a pinned
 # font (DejaVu, the first family the drawings name), and play the HTML page in Debian's
-# headless Chromium through its chromedriver.
+# headless Chromium through its chromedriver. The tests of 'batch --executor dask' need
+# the extra [dask] (a Dask LocalCluster).
 . "$here/scripts/apt.sh"
 missing=()
 for pkg in libcairo2 poppler-utils fonts-dejavu-core chromium chromium-driver; do
@@ -33,8 +34,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 stamp=.venv/.puzzle-engine-test-extras
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  printf '[test] installing the extras pdf and render-test into .venv\n' >&2
-  if ! .venv/bin/python -m pip install -q -e ".[test,pdf,render-test]" > .venv/install-test.log 2>&1; then
+  printf '[test] installing the extras pdf, render-test and dask into .venv\n' >&2
+  if ! .venv/bin/python -m pip install -q -e ".[test,pdf,render-test,dask]" > .venv/install-test.log 2>&1; then
     cat .venv/install-test.log >&2
     echo "test: installing the test extras into .venv failed (log above)" >&2
     exit 1

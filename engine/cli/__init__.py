@@ -1,6 +1,6 @@
 """The command line: thin typer commands over the engine, one module per group of
-commands (``gen``; ``solve`` and ``check``; ``grade`` and ``train``; ``plugins`` and
-``solvers``), and what they share in ``common``. stdout carries only puzzles and answers;
+commands (``gen``; ``batch``; ``solve`` and ``check``; ``grade`` and ``train``; ``plugins``
+and ``solvers``; ``db``), and what they share in ``common``. stdout carries only puzzles and answers;
 progress, warnings and errors go to stderr. A bad input is one line on stderr and exit
 status 2."""
 from __future__ import annotations
@@ -19,7 +19,7 @@ app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=
                   help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
 
 # Importing a command module registers its commands, in this order in the help.
-from . import gen, solve, grade, info, render  # noqa: E402,F401
+from . import gen, batch, solve, grade, info, db, render  # noqa: E402,F401
 
 
 def _version_callback(value: bool):

@@ -19,7 +19,9 @@ from .. import batch_file, calls, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge, search
 from ..engine import strategy_of
 from ..errors import PuzzleInputError
+from ..files import check_writable
 from ..resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
+from ..store import Store, entries_of
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, FormatOpt, ModelOpt, SolverOpt, TimeOpt,
                      _check_format, _engine, _errors, _host, _plugin_params, _render,
@@ -39,6 +41,9 @@ def gen(
     fmt: FormatOpt = "text",
     out: Annotated[Optional[Path], typer.Option("--out", help="Write to this file, one puzzle at a "
                    "time as each is finished.")] = None,
+    db: Annotated[Optional[Path], typer.Option("--db", help="Also keep the puzzles in this "
+                  "SQLite store (see 'batch'); one equivalent to a stored puzzle is counted, "
+                  "not stored.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Keep the puzzles already in --out and "
                       "generate only the rest (json or line format).")] = False,
     workers: Annotated[int, typer.Option("--workers", help="Generate puzzles in this many "
@@ -65,6 +70,8 @@ def gen(
         if puzzle is None:
             raise PuzzleInputError("missing the puzzle type (see 'puzzle-engine gen --help')")
         _check_format(fmt)
+        if db is not None:
+            check_writable(db, "--db")
         cpus = os.cpu_count() or 1
         for name, value, least, most, why in (
                 ("--count", count, 1, None, ""),
@@ -104,7 +111,9 @@ def gen(
         if resume and difficulty is not None and fmt != "json":
             raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
         sink = batch_file.open_output(out) if out else None  # locked until the end
+        keep = None
         try:
+            keep = StoreWriter(db, ptype) if db else None
             existing = existing_batch(ptype, params, out, fmt, resume, same)
             if difficulty is not None:
                 done, seed = done_and_next_seed(out, existing, seed)
@@ -117,10 +126,13 @@ def gen(
                 existing.drop_cut_line(out)
             if difficulty is not None:
                 _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out,
-                                judge, difficulty, attempts)
+                                judge, difficulty, attempts, keep)
             else:
-                _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers)
+                _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers,
+                          keep)
         finally:
+            if keep:
+                keep.close()
             if sink:
                 with contextlib.suppress(OSError):  # a failed write was reported already
                     sink.close()
@@ -184,6 +196,27 @@ def _lines_of(engine, ptype, params, result, fmt: str, count: int, extra=None) -
     return lines
 
 
+class StoreWriter:
+    """``gen --db``: each puzzle (with its variants) committed to the store as it is
+    written out; at the end, one line says what was stored."""
+
+    def __init__(self, path: Path, ptype):
+        self.store, self.ptype, self.path = Store(path), ptype, path
+        self.stored = self.duplicates = 0
+
+    def add(self, result, grade=None) -> None:
+        added = self.store.add(entries_of(self.ptype, result, grade))
+        self.stored += added.stored
+        self.duplicates += added.duplicates
+
+    def close(self) -> None:
+        self.store.close()
+        if self.stored or self.duplicates:
+                err_console.print(f"puzzle-engine: stored {self.stored} puzzle"
+                              f"{'s' * (self.stored != 1)} in {self.path} ({self.duplicates} "
+                              "equivalent to stored ones)", markup=False)
+
+
 def _warn_timeouts(puzzle) -> None:
     """Say on stderr when checks of a puzzle timed out: its record says ``minimal: false``
     and counts them in ``unknown``."""
@@ -202,7 +235,8 @@ def _interrupted(exc: KeyboardInterrupt, out: Path | None) -> typer.Exit:
     return typer.Exit(processes.exit_code(exc))
 
 
-def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers=1) -> None:
+def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers=1,
+              keep=None) -> None:
     write = _writer(sink)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=err_console, transient=True,
@@ -218,6 +252,8 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out,
                 results = (engine.generate(ptype, params, s, options) for s in seeds)
             for result in results:
                 write(_lines_of(engine, ptype, params, result, fmt, count))
+                if keep:
+                    keep.add(result)
                 _warn_timeouts(result.puzzle)
                 progress.advance(task)
     except KeyboardInterrupt as exc:
@@ -225,12 +261,15 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out,
 
 
 def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out, judge,
-                    level, attempts) -> None:
+                    level, attempts, keep=None) -> None:
     write = _writer(sink)
     try:
         for result, note in search(engine, ptype, params, options, judge, level, seed,
                                    count - done, attempts):
             write(_lines_of(engine, ptype, params, result, fmt, count, {"difficulty": note}))
+            if keep:
+                keep.add(result, {k: note[k] for k in ("level", "grader", "model_sha256",
+                                                       "mean_nodes", "mode", "probabilities")})
             _warn_timeouts(result.puzzle)
     except KeyboardInterrupt as exc:
         raise _interrupted(exc, out) from None

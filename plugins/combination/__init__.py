@@ -18,6 +18,7 @@ from importlib.resources import files
 from typing import NamedTuple
 
 from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
+from puzzle_engine.grid import board_images
 
 from . import drawing, tidy
 from .squares import EMPTY, HOLE, READ_SQUARE, SQUARE, WALL
@@ -323,6 +324,18 @@ class Combination(PuzzleType, Growing):
         # which colour and attack stands on it).
         names = renaming(solution)
         return tuple(4 * names[v // 4] + v % 4 if v > 0 else v for v in solution)
+
+    def canonical_form(self, params, instance):
+        # The board's least image under the rotations and reflections that keep its
+        # shape, and the colours renamed: a level's pieces have no squares, so its colours
+        # are only names. Colours are renamed in the order of their sorted piece sets
+        # (colours with equal sets are interchangeable, so any order among them is one).
+        w, h = instance.width, instance.height
+        board = min(board_images(instance.board, h, w))
+        sets = sorted(piece_sets(instance.pieces).values())
+        pieces = tuple(Piece(count, k, attack) for k, s in enumerate(sets, 1)
+                       for attack, count in s)
+        return f"{pieces_text(pieces)}: {'/'.join(rows_text(board, w))}"
 
     def implied_constraints(self, params):
         # The paper's global cardinality constraint: the squares hold each type's count.

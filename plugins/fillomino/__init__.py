@@ -4,6 +4,7 @@ keeps a given in every region, rotations and reflections, and the paper's featur
 from importlib.resources import files
 
 from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
+from puzzle_engine.grid import board_images
 
 from . import drawing, logic
 
@@ -71,6 +72,13 @@ class Fillomino(GridPuzzle):
     def transformations(self, params):
         return [Transformation(name, draw)
                 for name, draw in logic.transformations(*self.shape(params))]
+
+    def canonical_form(self, params, instance):
+        # The least of the board's images under its rotations and reflections (the
+        # values are region sizes: no relabelling), with its shape.
+        rows, cols = self.shape(params)
+        least = min(board_images(tuple(instance), rows, cols))
+        return f"{rows}x{cols}:" + logic.format_board(least, rows, cols, "line")
 
     def features(self, params, instance, solution, checker):
         optimal = None

@@ -3,7 +3,7 @@ from importlib.resources import files
 
 from puzzle_engine import GridPuzzle, Param, Parsed, PropagationLevel, Transformation, hookimpl
 
-from . import drawing, logic
+from . import canonical, drawing, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -57,6 +57,9 @@ class Sudoku(GridPuzzle):
     def transformations(self, params):
         return [Transformation(name, draw)
                 for name, draw in logic.transformations(*logic.dims(params))]
+
+    def canonical_form(self, params, instance):
+        return canonical.canonical(instance, *logic.dims(params))
 
     def features(self, params, instance, solution, checker):
         return logic.features(instance, *logic.dims(params))

@@ -1,0 +1,190 @@
+"""``puzzle-engine batch``: fill a store with N distinct puzzles (``corpus``), with a
+progress bar on stderr; run again after an interrupt, it goes on where it stopped."""
+from __future__ import annotations
+
+import os
+import random
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+from rich.text import Text
+
+from .. import calls, corpus, executors, processes
+from ..difficulty import DIFFICULTY, check_complexity, make_judge
+from ..engine import strategy_of
+from ..errors import PuzzleInputError
+from ..files import check_writable
+from ..jobs import Grading, Job, SolverSettings
+from ..resume import same_fields
+from ..store import Store
+from . import app
+from .common import (PLUGIN_ARGS, ConfigOpt, ModelOpt, SolverOpt, TimeOpt, _engine, _errors,
+                     _host, _plugin_params, err_console)
+
+
+class RateColumn(ProgressColumn):
+    """Distinct puzzles per minute, over the run so far."""
+
+    def render(self, task) -> Text:
+        elapsed = task.finished_time if task.finished else task.elapsed
+        done = task.completed - task.fields.get("held", 0)
+        if not elapsed or done <= 0:
+            return Text("-/min", style="progress.data.speed")
+        return Text(f"{60 * done / elapsed:.1f}/min", style="progress.data.speed")
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def batch(
+    ctx: typer.Context,
+    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. one listed by 'puzzle-engine "
+                      "plugins'; its options and its strategy's follow.", show_default=False)],
+    count: Annotated[int, typer.Option("--count", help="Distinct puzzles the batch must hold.",
+                     show_default=False)],
+    db: Annotated[Path, typer.Option("--db", help="The SQLite store (created if need be).",
+                  show_default=False)],
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the batch's first "
+                    "puzzle; seeds go up by one. Absent: the latest batch of the same options "
+                    "goes on, or a new one starts at a random seed (printed).")] = None,
+    workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 1,
+    executor: Annotated[str, typer.Option("--executor", help="'local' (a process pool) or "
+                        "'dask' (a Dask cluster, with --scheduler).")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="With --executor "
+                         "dask: the scheduler's address, tcp://HOST:PORT.")] = None,
+    difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
+                          "the level model grades at this level.")] = None,
+    grade: Annotated[bool, typer.Option("--grade", help="Grade every puzzle with the level "
+                     "model and store its level (implied by --difficulty).")] = False,
+    attempts: Annotated[int, typer.Option("--attempts", help="With --difficulty: give up after "
+                        "this many seeds in a row miss the level.")] = 50,
+    grader: Annotated[str, typer.Option("--grader", help="With a level: 'svm' or "
+                      "'thresholds'.")] = "svm",
+    bins: Annotated[bool, typer.Option("--bins", help="Also store GenPuzzles' complDict: every "
+                    "board accepted while a puzzle was emptied, binned by the complexity "
+                    "function's level (--complexity; 'difficulty' grades each).")] = False,
+    model: ModelOpt = None,
+    solver: SolverOpt = None,
+    config: ConfigOpt = None,
+    time_limit: TimeOpt = None,
+):
+    """Fill a store with COUNT distinct puzzles (by canonical form), in seed order.
+
+    Puzzle options and the options of the type's strategy (like [bold]--variants 5[/])
+    follow the puzzle's name, as for 'gen'. Ctrl-C keeps every finished puzzle; the same
+    command again goes on to COUNT."""
+    with _errors():
+        cpus = os.cpu_count() or 1
+        for name, value, least, most in (("--count", count, 1, None),
+                                         ("--workers", workers, 1, 4 * cpus),
+                                         ("--attempts", attempts, 1, None)):
+            if value < least:
+                raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
+            if most is not None and value > most:
+                raise PuzzleInputError(f"bad {name} {value}: must be at most {most} (4 per "
+                                       f"CPU; this machine has {cpus})")
+        check_writable(db, "--db")
+        if executor not in executors.EXECUTORS:
+            raise PuzzleInputError(f"bad --executor '{executor}': expected local or dask")
+        if (executor == "dask") != (scheduler is not None):
+            raise PuzzleInputError("--executor dask needs --scheduler tcp://HOST:PORT, and "
+                                   "--scheduler needs --executor dask")
+        if executor == "dask" and workers > 1:
+            raise PuzzleInputError("--workers is the local pool's; a Dask cluster has its own "
+                                   "workers (start them with 'dask worker')")
+        host = _host()
+        ptype = host.get_type(puzzle)
+        strategy = strategy_of(host, ptype)
+        raw, _ = _plugin_params(ptype, ctx.args, more=strategy.options)
+        names = {p.name for p in strategy.options}
+        params = calls.canonical_params(ptype, {k: v for k, v in raw.items() if k not in names})
+        # A Dask worker runs one puzzle per thread, as a pool's worker does (one solver
+        # call at a time: --probes 1).
+        options = strategy.make_options({k: v for k, v in raw.items() if k in names},
+                                        workers=workers if executor == "local" else 2)
+        engine = _engine(host, ptype, solver, config, time_limit, params)
+        complexity = getattr(options, "complexity", None)
+        grading, judge = None, None
+        if difficulty is not None or grade or complexity == DIFFICULTY:
+            engines = {}
+
+            def engine_for(name):
+                engines[name] = _engine(host, ptype, name, config, time_limit)
+                return engines[name]
+            judge = make_judge(ptype, params, model, grader, engine_for)
+            if difficulty is not None:
+                judge.check_level(difficulty)
+            (judged,) = engines.values()
+            grading = Grading(difficulty, model, grader, SolverSettings.of(judged.backend))
+            if complexity == DIFFICULTY:
+                host.complexities[DIFFICULTY] = judge.complexity()
+            judge.close()
+        check_complexity(host, complexity)
+        job = Job(ptype.name, params, options, SolverSettings.of(engine.backend), grading, bins)
+        settings = {**same_fields(engine, ptype, strategy, options, judge, difficulty),
+                    "variants": getattr(options, "variants", 0), "bins": bins,
+                    "graded": grading is not None}
+        client = executors.dask_client(scheduler) if executor == "dask" else None
+        try:
+            with Store(db) as store:
+                found = store.batch(ptype.name, params, settings, seed, count)
+                if found is None:
+                    if seed is None:
+                        seed = random.SystemRandom().randrange(2**31)
+                        err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} "
+                                          "to reproduce)")
+                    found = store.new_batch(ptype.name, params, settings, seed, count)
+                elif found.next_seed != found.seed:
+                    err_console.print(f"puzzle-engine: going on with batch {found.id} (seed "
+                                      f"{found.seed}) from seed {found.next_seed}", markup=False)
+                _run(store, found, job, count, workers, client,
+                     attempts if difficulty is not None else None, db)
+        finally:
+            if client is not None:
+                client.close()
+
+
+def _run(store, found, job, count, workers, client, misses, db) -> None:
+    if client is not None:
+        results_of = partial(executors.dask_results, job, client=client)
+    else:
+        results_of = partial(executors.local_results, job, workers=workers)
+    start = store.distinct(found)
+    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   RateColumn(), TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(),
+                   TextColumn("{task.fields[note]}"), console=err_console, transient=False)
+    progress = None
+    try:
+        with bar:
+            task = bar.add_task(job.puzzle, total=count, completed=min(start, count),
+                                held=start, note="")
+
+            def on_seed(p: corpus.Progress, result) -> None:
+                for warning in result.warnings:
+                    err_console.print(f"puzzle-engine: warning: {warning}", markup=False)
+                note = f"dup {p.added.duplicates}" + (f", off level {p.off_level}"
+                                                      if job.grading and job.grading.level else "")
+                bar.update(task, completed=min(p.distinct, count), note=note)
+            progress = corpus.fill(store, found, count, results_of, on_seed, misses)
+    except KeyboardInterrupt as exc:
+        held = store.distinct(found)
+        err_console.print(f"puzzle-engine: interrupted; {db} holds {held} of the batch's "
+                          f"{count} puzzles, every finished one: run the same command to go on")
+        raise typer.Exit(processes.exit_code(exc)) from None
+    _summary(progress, found, count, db)
+
+
+def _summary(p: corpus.Progress, found, count: int, db: Path) -> None:
+    seeds = "" if p.first_seed is None else f" from seeds {p.first_seed}..{p.last_seed}"
+    extra = [f"{p.added.duplicates} equivalent to stored puzzles"]
+    if p.off_level:
+        extra.append(f"{p.off_level} off level")
+    if p.added.variants:
+        extra.append(f"{p.added.variants} variants")
+    if p.added.bins:
+        extra.append(f"{p.added.bins} boards in bins")
+    err_console.print(f"puzzle-engine: batch {found.id}: {p.distinct} of {count} distinct puzzles "
+                      f"in {db}; this run stored {p.added.stored}{seeds} "
+                      f"({', '.join(extra)})", markup=False)

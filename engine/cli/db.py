@@ -1,0 +1,189 @@
+"""``puzzle-engine db stats|export|query``: read a store back, filtered by type,
+parameters, level, date and batch, as JSON Lines or CSV (and, for ``query``, a type's
+line format)."""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from .. import calls
+from ..errors import PuzzleEngineError, PuzzleInputError
+from ..store import Filters, Store, records, stats
+from ..store.query import SOURCES
+from . import app
+from .common import _errors, _host, out_console
+
+db_app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True,
+                     help="Read a puzzle store: counts, exports and queries.")
+app.add_typer(db_app, name="db")
+
+DbArg = Annotated[Path, typer.Argument(help="The store, an SQLite file from 'batch --db' or "
+                  "'gen --db'.", show_default=False)]
+TypeOpt = Annotated[Optional[str], typer.Option("--type", help="Only puzzles of this type.")]
+ParamOpt = Annotated[Optional[list[str]], typer.Option("--param", help="Only puzzles with this "
+                     "parameter value, NAME=VALUE (e.g. size=9, box=2x3); repeatable.")]
+LevelOpt = Annotated[Optional[str], typer.Option("--level", help="Only puzzles graded at this "
+                     "level, and boards in GenPuzzles' bins at it.")]
+SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Stored at or after this date "
+                     "or time (UTC), YYYY-MM-DD[THH:MM[:SS]].")]
+UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Stored before this time, or "
+                     "up to the end of this date (UTC).")]
+BatchOpt = Annotated[Optional[int], typer.Option("--batch", help="Only puzzles of this batch "
+                     "(its id, from 'db stats').")]
+FromOpt = Annotated[str, typer.Option("--from", help="puzzles, bins (GenPuzzles' complDict) or "
+                    "all.")]
+VariantsOpt = Annotated[bool, typer.Option("--variants", help="Also the stored variants of "
+                        "each puzzle (each names its source in store.variant_of).")]
+OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Write to this file instead of "
+                   "stdout.")]
+EXPORT_FORMATS = ("jsonl", "csv")
+CSV_FIELDS = ("id", "type", "params", "key", "variant_of", "variant", "bin", "level",
+              "complexity", "complexity_level", "seed", "plugin", "plugin_version", "solver",
+              "solver_version", "engine_version", "created_at", "puzzle", "record")
+
+
+def _filters(type_name, params, level, since, until, batch_id) -> Filters:
+    return Filters.parse(type_name, params, level, since, until, batch_id)
+
+
+@db_app.command("stats")
+def db_stats(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
+             level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
+             batch_id: BatchOpt = None,
+             fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text"):
+    """Count the puzzles by type, parameters and level; their variants; the bins; and
+    each batch's candidates and duplicates."""
+    with _errors():
+        if fmt not in ("text", "json"):
+            raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
+        with Store(db, create=False, option="DB") as store:
+            found = stats(store, _filters(type_name, param, level, since, until, batch_id))
+        if fmt == "json":
+            out_console.print(json.dumps(found), markup=False)
+            return
+        out_console.print(f"{db}: {found['puzzles']} distinct puzzles, {found['variants']} "
+                          f"variants, {sum(b['boards'] for b in found['bins'])} boards in bins",
+                          markup=False)
+        for title, rows, columns in (
+                ("Puzzles", found["groups"], ("type", "params", "level", "puzzles")),
+                ("Bins (GenPuzzles' complDict)", found["bins"],
+                 ("type", "complexity", "level", "boards")),
+                ("Batches", found["batches"], ("id", "type", "seed", "count", "next_seed",
+                                               "candidates", "duplicates", "off_level"))):
+            if not rows:
+                continue
+            table = Table(title=title, title_justify="left")
+            for col in columns:
+                table.add_column(col)
+            for row in rows:
+                table.add_row(*(_cell(row[col]) for col in columns))
+            out_console.print(table)
+
+
+def _cell(value) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k}={v}" for k, v in value.items() if v is not None)
+    return "-" if value is None else str(value)
+
+
+@db_app.command("export")
+def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
+              level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
+              batch_id: BatchOpt = None, source: FromOpt = "puzzles",
+              variants: VariantsOpt = False, out: OutOpt = None,
+              fmt: Annotated[str, typer.Option("--format", help="jsonl (the records of 'gen "
+                             "--format json', with the store's fields under 'store') or csv.")
+                             ] = "jsonl"):
+    """Export the selected puzzles as JSON Lines or CSV."""
+    with _errors():
+        if fmt not in EXPORT_FORMATS:
+            raise PuzzleInputError(f"bad --format '{fmt}': expected jsonl or csv")
+        _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
+               None, None, fmt, out)
+
+
+@db_app.command("query")
+def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
+             level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
+             batch_id: BatchOpt = None, source: FromOpt = "all",
+             variants: VariantsOpt = False, out: OutOpt = None,
+             limit: Annotated[Optional[int], typer.Option("--limit", help="At most this many "
+                              "(the first stored, or with --draw a random draw).")] = None,
+             draw: Annotated[Optional[int], typer.Option("--draw", help="Draw --limit puzzles "
+                             "at random with this seed (the same seed, the same draw).")] = None,
+             fmt: Annotated[str, typer.Option("--format", help="line (the type's one-line "
+                            "format), jsonl or csv.")] = "line"):
+    """Print the selected puzzles (by default from the stored puzzles and the bins), e.g.
+    '--level expert --limit 10 --draw 1' for ten expert puzzles drawn at random."""
+    with _errors():
+        if fmt not in ("line", *EXPORT_FORMATS):
+            raise PuzzleInputError(f"bad --format '{fmt}': expected line, jsonl or csv")
+        for name, value in (("--limit", limit),):
+            if value is not None and value < 1:
+                raise PuzzleInputError(f"bad {name} {value}: must be at least 1")
+        if draw is not None and limit is None:
+            raise PuzzleInputError("--draw needs --limit (how many to draw)")
+        _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
+               limit, draw, fmt, out)
+
+
+def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw, fmt: str,
+           out: Path | None) -> None:
+    if source not in SOURCES:
+        raise PuzzleInputError(f"bad --from '{source}': expected one of {', '.join(SOURCES)}")
+    host = _host() if fmt in ("line", "csv") else None
+    with Store(db, create=False, option="DB") as store:
+        try:
+            sink = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
+        except OSError as exc:
+            raise PuzzleInputError(f"cannot write {out}: {exc.strerror}") from None
+        try:
+            writer = csv.writer(sink) if fmt == "csv" else None
+            if writer:
+                writer.writerow(CSV_FIELDS)
+            for record in records(store, filters, source, variants, limit, draw):
+                if fmt == "jsonl":
+                    sink.write(json.dumps(record) + "\n")
+                elif fmt == "line":
+                    sink.write(_line(host, record) + "\n")
+                else:
+                    writer.writerow(_csv_row(host, record))
+        except BrokenPipeError:  # `| head`: the reader has what it wanted
+            sys.stderr.close()
+        finally:
+            if out:
+                sink.close()
+
+
+def _line(host, record) -> str:
+    """A record in its type's line format (the JSON record when the type is not loaded
+    or cannot read it)."""
+    try:
+        ptype = host.get_type(record["type"])
+        instance = calls.call(ptype, "from_json", params=record["params"], record=record)
+        return calls.text(ptype, "format", params=record["params"], instance=instance,
+                          fmt="line")
+    except PuzzleEngineError:
+        return json.dumps(record)
+
+
+def _csv_row(host, record) -> list:
+    store = record["store"]
+    row = {"id": store.get("id"), "type": record["type"], "params": json.dumps(record["params"]),
+           "key": store["key"], "variant_of": store.get("variant_of"),
+           "variant": record.get("variant"), "bin": store.get("bin"),
+           "level": store.get("level"),
+           "complexity": store.get("complexity") or (record.get("complexity") or {}).get("name"),
+           "complexity_level": (record.get("complexity") or {}).get("level")
+           if "bin" not in store else store.get("level"),
+           "puzzle": _line(host, record), "record": json.dumps(record),
+           **{k: record.get(k) for k in ("seed", "plugin", "plugin_version", "solver",
+                                         "solver_version", "engine_version")},
+           "created_at": store["created_at"]}
+    return ["" if row[k] is None else row[k] for k in CSV_FIELDS]

@@ -1,0 +1,206 @@
+"""Reading a store back: filters (type, parameters, level, date, batch), the records they
+select (puzzles, their variants, GenPuzzles' bins) as ``gen --format json`` writes them
+plus the store's own fields, and the counts of ``db stats``."""
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from ..errors import PuzzleInputError
+from .store import Store
+
+#: What ``db query`` and ``db export`` may draw from.
+SOURCES = ("puzzles", "bins", "all")
+
+
+def _moment(text: str, option: str, end: bool) -> str:
+    """A date or date-time as the store's time stamps compare (UTC text); a bare date
+    given as an end means the end of that day."""
+    try:
+        if len(text) == 10:
+            day = date.fromisoformat(text)
+            return (day + timedelta(days=1) if end else day).isoformat()
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise PuzzleInputError(f"bad {option} '{text}': expected a date YYYY-MM-DD or a time "
+                               "YYYY-MM-DDTHH:MM[:SS] (UTC)") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+def _param_value(text: str) -> Any:
+    """A ``--param`` value as the params JSON holds it: a number, true/false, or text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+@dataclass
+class Filters:
+    """Which puzzles: of a type, with these parameters (``name=value``), at a level,
+    stored in a time range, by a batch. Unset fields select everything."""
+
+    type: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    level: str | None = None
+    since: str | None = None
+    until: str | None = None
+    batch: int | None = None
+
+    @classmethod
+    def parse(cls, type_name, params: list[str], level, since, until, batch) -> "Filters":
+        found = {}
+        for item in params or ():
+            name, eq, value = item.partition("=")
+            if not eq or not name.strip():
+                raise PuzzleInputError(f"bad --param '{item}': expected NAME=VALUE, e.g. size=9")
+            found[name.strip().replace("-", "_")] = _param_value(value.strip())
+        return cls(type_name, found, level,
+                   _moment(since, "--since", False) if since else None,
+                   _moment(until, "--until", True) if until else None, batch)
+
+    def where(self, table: str, bins: bool = False) -> tuple[str, list[Any]]:
+        """The SQL condition on ``table`` (puzzles, or bins joined to their
+        puzzle ``p``) and its arguments."""
+        parts, args = ["1"], []
+        source = "p" if bins else table
+        if self.type is not None:
+            parts.append(f"{table}.type = ?")
+            args.append(self.type)
+        for name, value in self.params.items():
+            parts.append(f"json_extract({source}.params, ?) = ?")
+            args += [f"$.{name}", value if not isinstance(value, bool) else int(value)]
+        if self.level is not None:
+            parts.append(f"{table}.level = ?")
+            args.append(self.level)
+        if self.since is not None:
+            parts.append(f"{table}.created_at >= ?")
+            args.append(self.since)
+        if self.until is not None:
+            parts.append(f"{table}.created_at < ?")
+            args.append(self.until)
+        if self.batch is not None:
+            parts.append(f"{source}.batch_id = ?")
+            args.append(self.batch)
+        return " AND ".join(parts), args
+
+
+_PUZZLE_FIELDS = ("p.id, p.type, p.params, p.key, p.instance, p.solution, p.variant_of, "
+                  "p.variant, p.level, p.grade, p.complexity, p.complexity_level, p.seed, "
+                  "p.plugin, p.plugin_version, p.solver, p.solver_version, p.engine_version, "
+                  "p.meta, p.batch_id, p.created_at")
+
+
+def _puzzle_record(row) -> dict[str, Any]:
+    (pid, type_name, params, key, instance, solution, variant_of, variant, level, grade,
+     complexity, complexity_level, seed, plugin, plugin_version, solver, solver_version,
+     engine_version, meta, batch_id, created_at) = row
+    meta = json.loads(meta)
+    meta.pop("variant", None)
+    record = {"type": type_name, "params": json.loads(params), **json.loads(instance),
+              **(json.loads(solution) if solution else {}), "seed": seed, "variant": variant,
+              "plugin": plugin, "plugin_version": plugin_version,
+              "engine_version": engine_version, "solver": solver,
+              "solver_version": solver_version, **meta}
+    record["store"] = {"id": pid, "key": key, "variant_of": variant_of, "level": level,
+                       "grade": json.loads(grade) if grade else None,
+                       "batch": batch_id, "created_at": created_at}
+    return record
+
+
+def _bin_record(row) -> dict[str, Any]:
+    bid, complexity, level, key, instance, created_at, *puzzle = row
+    record = _puzzle_record(puzzle)
+    source = record["store"]
+    fields = {**json.loads(instance)}
+    out = {"type": record["type"], "params": record["params"], **fields}
+    out.update({k: v for k, v in record.items() if k not in out and k not in
+                ("variant", "minimal", "unknown", "givens", "empty", "store", "complexity")})
+    out["store"] = {"bin": bid, "key": key, "complexity": complexity,
+                    "level": _shown(level), "source": source["id"], "batch": source["batch"],
+                    "created_at": created_at}
+    return out
+
+
+def _shown(level: str) -> Any:
+    """A bin's level as it was (a number stays a number)."""
+    try:
+        return json.loads(level)
+    except ValueError:
+        return level
+
+
+def records(store: Store, filters: Filters, source: str = "all", variants: bool = False,
+            limit: int | None = None, draw_seed: int | None = None) -> Iterator[dict[str, Any]]:
+    """The records ``filters`` select, puzzles (with ``variants``, their variants too) in
+    the order they were stored, then bins. With ``draw_seed``, ``limit`` of them drawn at
+    random (reproducibly) instead of the first ``limit``."""
+    if source not in SOURCES:
+        raise PuzzleInputError(f"bad --from '{source}': expected one of {', '.join(SOURCES)}")
+    queries = []  # (table, columns, FROM and WHERE, arguments, record maker)
+    if source in ("puzzles", "all"):
+        where, args = filters.where("p")
+        if not variants:
+            where += " AND p.variant_of IS NULL"
+        queries.append(("p", _PUZZLE_FIELDS, f"FROM puzzles p WHERE {where}", args,
+                        _puzzle_record))
+    if source in ("bins", "all"):
+        where, args = filters.where("b", bins=True)
+        queries.append(("b", f"b.id, b.complexity, b.level, b.key, b.instance, b.created_at, "
+                        f"{_PUZZLE_FIELDS}", f"FROM bins b JOIN puzzles p ON p.id = b.puzzle_id "
+                        f"WHERE {where}", args, _bin_record))
+    if draw_seed is not None and limit is not None:
+        # Row ids first, so that only the drawn rows are read whole.
+        ids = [(n, row[0]) for n, (table, _, body, args, _) in enumerate(queries)
+               for row in store.execute(f"SELECT {table}.id {body} ORDER BY {table}.id", args)]
+        for n, row_id in random.Random(draw_seed).sample(ids, min(limit, len(ids))):
+            table, columns, body, args, make = queries[n]
+            yield make(store.execute(f"SELECT {columns} {body} AND {table}.id = ?",
+                                     [*args, row_id]).fetchone())
+        return
+    left = limit
+    for table, columns, body, args, make in queries:
+        sql = f"SELECT {columns} {body} ORDER BY {table}.id"
+        if left is not None:
+            sql += f" LIMIT {int(left)}"
+        for row in store.execute(sql, args):
+            yield make(row)
+            if left is not None:
+                left -= 1
+        if left is not None and left <= 0:
+            return
+
+
+def stats(store: Store, filters: Filters) -> dict[str, Any]:
+    """Counts: distinct puzzles by type, parameters and level; variants; bins by
+    complexity and level; batches with their candidates and duplicates."""
+    where, args = filters.where("p")
+    groups = [
+        {"type": t, "params": json.loads(p), "level": level, "puzzles": n}
+        for t, p, level, n in store.execute(
+            f"SELECT p.type, p.params, p.level, count(*) FROM puzzles p WHERE {where} AND "
+            "p.variant_of IS NULL GROUP BY p.type, p.params, p.level ORDER BY 1, 2, 3", args)]
+    puzzles = sum(g["puzzles"] for g in groups)
+    variants = store.execute(f"SELECT count(*) FROM puzzles p WHERE {where} AND p.variant_of "
+                             "IS NOT NULL", args).fetchone()[0]
+    b_where, b_args = filters.where("b", bins=True)
+    bins = [{"type": t, "complexity": c, "level": _shown(level), "boards": n}
+            for t, c, level, n in store.execute(
+                f"SELECT b.type, b.complexity, b.level, count(*) FROM bins b JOIN puzzles p ON "
+                f"p.id = b.puzzle_id WHERE {b_where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", b_args)]
+    batches = [{"id": i, "type": t, "params": json.loads(p), "seed": s, "count": c,
+                "next_seed": ns, "candidates": cand, "duplicates": d, "off_level": o,
+                "started_at": st, "updated_at": up}
+               for i, t, p, s, c, ns, cand, d, o, st, up in store.execute(
+                   "SELECT id, type, params, seed, count, next_seed, candidates, duplicates, "
+                   "off_level, started_at, updated_at FROM batches ORDER BY id")]
+    if filters.type is not None:
+        batches = [b for b in batches if b["type"] == filters.type]
+    return {"puzzles": puzzles, "variants": variants, "groups": groups, "bins": bins,
+            "batches": batches}

@@ -1,0 +1,117 @@
+"""The store's schema, its version and its migrations.
+
+A store is an SQLite file marked as ours by its ``application_id``, with its schema
+version in ``user_version``. Opening a store brings an older one up to date, one step at
+a time, each step in the transaction that also sets the new version (so a crash leaves
+the store at a version it had). A store of a newer version than this engine knows is
+refused, and so is an SQLite file that is not a store.
+"""
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+
+#: 'PZEN': marks an SQLite file as a puzzle-engine store.
+APPLICATION_ID = 0x505A454E
+
+#: Step k brings a store from version k-1 to version k.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: batches and puzzles. A puzzle's key is unique among the puzzles of its type that
+    # are not variants; a variant keeps its source's key and points at it.
+    ("""CREATE TABLE batches (
+            id INTEGER PRIMARY KEY,
+            type TEXT NOT NULL,
+            params TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            next_seed INTEGER NOT NULL,
+            candidates INTEGER NOT NULL DEFAULT 0,
+            duplicates INTEGER NOT NULL DEFAULT 0,
+            off_level INTEGER NOT NULL DEFAULT 0,
+            started_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL)""",
+     """CREATE TABLE puzzles (
+            id INTEGER PRIMARY KEY,
+            type TEXT NOT NULL,
+            params TEXT NOT NULL,
+            key TEXT NOT NULL,
+            canonical TEXT,
+            instance TEXT NOT NULL,
+            solution TEXT,
+            variant_of INTEGER REFERENCES puzzles(id),
+            variant INTEGER,
+            level TEXT,
+            grade TEXT,
+            complexity TEXT,
+            complexity_level TEXT,
+            seed INTEGER NOT NULL,
+            plugin TEXT,
+            plugin_version TEXT,
+            solver TEXT,
+            solver_version TEXT,
+            engine_version TEXT,
+            meta TEXT NOT NULL DEFAULT '{}',
+            batch_id INTEGER REFERENCES batches(id),
+            created_at TEXT NOT NULL)""",
+     "CREATE UNIQUE INDEX puzzles_key ON puzzles(type, key) WHERE variant_of IS NULL",
+     "CREATE INDEX puzzles_type_level ON puzzles(type, level)",
+     "CREATE INDEX puzzles_type_params ON puzzles(type, params)",
+     "CREATE INDEX puzzles_created ON puzzles(created_at)",
+     "CREATE INDEX puzzles_variant_of ON puzzles(variant_of)",
+     "CREATE INDEX puzzles_batch ON puzzles(batch_id, variant_of)"),
+    # 2: GenPuzzles' complDict: every board accepted while a stored puzzle was emptied,
+    # binned by the level of the complexity function in use (with ``difficulty``, the
+    # graded level), unique by key within a type and complexity function.
+    ("""CREATE TABLE bins (
+            id INTEGER PRIMARY KEY,
+            puzzle_id INTEGER NOT NULL REFERENCES puzzles(id),
+            type TEXT NOT NULL,
+            complexity TEXT NOT NULL,
+            level TEXT NOT NULL,
+            key TEXT NOT NULL,
+            instance TEXT NOT NULL,
+            created_at TEXT NOT NULL)""",
+     "CREATE UNIQUE INDEX bins_key ON bins(type, complexity, key)",
+     "CREATE INDEX bins_level ON bins(type, level)"),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaError(Exception):
+    """Not a store, or one this engine cannot read (the message says which)."""
+
+
+def migrate(conn: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
+    """Bring the store on ``conn`` to version ``upto``; a new (empty) file becomes a store.
+    Returns the version it had."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id != APPLICATION_ID:
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id != 0 or tables:
+            raise SchemaError("an SQLite database, but not a puzzle-engine store")
+    if version > SCHEMA_VERSION:
+        raise SchemaError(f"a store of schema version {version}, made by a newer "
+                          f"puzzle-engine (this one reads up to version {SCHEMA_VERSION})")
+    start = version
+    for step in range(version, upto):
+        with transaction(conn):
+            for statement in MIGRATIONS[step]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {step + 1}")
+    return start
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection):
+    """One write transaction on ``conn`` (opened in autocommit mode): all of it is
+    committed, or, on any exception or interrupt, none of it."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
