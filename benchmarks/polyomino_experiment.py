@@ -67,6 +67,10 @@ def exact(board: Board):
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
+    # Five times less CPU on these small packings than the defaults (measured: 12 ms
+    # against 60 ms on a 5x6 board): no presolve, the full linear relaxation.
+    solver.parameters.cp_model_presolve = False
+    solver.parameters.linearization_level = 2
     assert solver.Solve(m) == cp_model.OPTIMAL
     value = round(solver.ObjectiveValue())
     return value // 2, "I" if value % 2 else "II", solver.NumBranches()

@@ -185,6 +185,8 @@ def test_formats_canonical_form_and_drawing(host):
     (["check", NAME, "2xL3: 12/34"], "cover 6 squares, the 2x2 board has 4"),
     (["solve", NAME, "2xL3: 991/19"], "row 2 has 2 numbers, row 1 has 3"),
     (["gen", NAME, "--type", "3"], "bad --type '3': expected I or II"),
+    (["gen", NAME, "--compose", "--pieces", "10xI3", "--rows", 6, "--cols", 5],
+     "--compose draws a random set; it cannot be used with --pieces"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, message):
     proc = cli(tmp_path, *args)

@@ -27,13 +27,14 @@ from .board import Board, count_of, default_numbers, numbers_text, read_numbers
 from .criterion import PolyominoOptimum
 from .scoring import best_of
 from .shapes import free, pieces_text, read_pieces, sort_pieces, text_of
-from .tiling import compose, fuse, one_tiling, placements, random_tiling
+from .tiling import GaveUp, compose, fuse, one_tiling, placements, random_tiling
 
 PUZZLE_ENGINE_CONTRACT = 2
 
 SIZES = range(1, 9)  # piece sizes a random set may use
 TILING_DRAWS = 200   # random tilings tried for one piece set
 SMALL_BOARD = 16     # squares up to which Gecode is the solver
+TILING_STEPS = 1_000_000  # steps of the search that checks a given set tiles the board
 
 
 def _flag(params, name):
@@ -111,6 +112,9 @@ class PolyominoMath(PuzzleType, OwnGenerator):
         out["type"] = None if kind is None else str(kind).upper()
         for name in ("unique_optimum", "compose", "fuse"):
             out[name] = _flag(params, name)
+        if out["compose"] and params["pieces"] is not None:
+            raise PuzzleInputError("--compose draws a random set; it cannot be used with "
+                                   "--pieces")
         if out["compose"] and (rows % 2 or cols % 2):
             raise PuzzleInputError(f"--compose needs even rows and columns, not {rows}x{cols}")
         t = params["tournaments"]
@@ -226,7 +230,13 @@ def check_tiles(pieces, rows, cols):
     if area != rows * cols:
         raise PuzzleInputError(f"the pieces ({pieces_text(pieces)}) cover {area} squares, "
                                f"the {rows}x{cols} board has {rows * cols}")
-    if one_tiling(pieces, rows, cols) is None:
+    try:
+        found = one_tiling(pieces, rows, cols, steps=TILING_STEPS)
+    except GaveUp:
+        raise PuzzleInputError(f"no tiling of the {rows}x{cols} board by the pieces "
+                               f"({pieces_text(pieces)}) found in {TILING_STEPS:,} search "
+                               "steps; they may not tile it") from None
+    if found is None:
         raise PuzzleInputError(f"the pieces ({pieces_text(pieces)}) cannot tile the "
                                f"{rows}x{cols} board")
 

@@ -43,9 +43,16 @@ def _anchored(kinds, rows, cols):
     return at
 
 
-def tilings(pieces, rows: int, cols: int, rng: random.Random | None = None):
+class GaveUp(Exception):
+    """The tiling search took more steps than it was allowed."""
+
+
+def tilings(pieces, rows: int, cols: int, rng: random.Random | None = None,
+            steps: int | None = None):
     """Tilings of the board by exactly the multiset ``pieces``, each a list of
-    ``(piece shape, mask)``; in a random order of choices with ``rng``. A generator."""
+    ``(piece shape, mask)``; in a random order of choices with ``rng``. A generator;
+    with ``steps``, it raises ``GaveUp`` after that many search steps."""
+    budget = [steps]
     kinds = sorted(set(pieces))
     counts = [list(pieces).count(k) for k in kinds]
     at = _anchored(kinds, rows, cols)
@@ -60,6 +67,10 @@ def tilings(pieces, rows: int, cols: int, rng: random.Random | None = None):
         key = (covered, tuple(counts))
         if key in failed:
             return
+        if budget[0] is not None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise GaveUp
         first = (~covered & (covered + 1)).bit_length() - 1  # the lowest empty square
         options = at[first]
         if rng is not None:
@@ -81,9 +92,10 @@ def tilings(pieces, rows: int, cols: int, rng: random.Random | None = None):
         yield from search(0)
 
 
-def one_tiling(pieces, rows, cols, rng=None):
-    """One tiling, or None when ``pieces`` cannot tile the board."""
-    return next(tilings(pieces, rows, cols, rng), None)
+def one_tiling(pieces, rows, cols, rng=None, steps=None):
+    """One tiling, or None when ``pieces`` cannot tile the board (``GaveUp`` after
+    ``steps`` search steps)."""
+    return next(tilings(pieces, rows, cols, rng, steps), None)
 
 
 def multisets(sizes, area: int):
