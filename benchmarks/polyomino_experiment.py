@@ -1,7 +1,9 @@
 """The paper's Polyomino Math experiment (paper 001, section 3), at a scale that fits two
 shared cores. Writes its figures to stdout and its plots to docs/images/.
 
-    .venv/bin/python benchmarks/polyomino_experiment.py            # about 15 minutes
+    .venv/bin/python benchmarks/polyomino_experiment.py --parts 1 --no-plots
+    .venv/bin/python benchmarks/polyomino_experiment.py --parts 2,3 --per-count 4 --budget-pairs 12
+    .venv/bin/python benchmarks/polyomino_experiment.py --parts 4
 
 1. Types, exactly: every tileable 5x6 set of 3- and 4-ominoes (827) against --boards
    shuffled boards (10; the paper's 8 ones, 8 twos, 8 threes, 6 fours), each pairing's
@@ -15,6 +17,8 @@ shared cores. Writes its figures to stdout and its plots to docs/images/.
    Spearman correlation with the exact solver's effort on the same pairings.
 3. Budget: the hardness ranking of a sample of pairings at 250, 1,000 and 4,000
    tournaments (10 runs each), and how it changes (Spearman).
+4. Uniqueness (only with ``--parts 4``): the share of pairings whose optimum one
+   placement alone reaches, on every 7th set against every board.
 
 Part 1 solves 8,270 pairings. Through MiniZinc each solve starts a process (a second or
 more on a loaded machine), so here the same packing model is built with OR-Tools' Python
@@ -46,8 +50,9 @@ from puzzle_engine_plugins.polyomino_math.tiling import tileable_sets
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 
 
-def exact(board: Board):
-    """(optimum, type, CP-SAT branches) by one lexicographic solve."""
+def exact(board: Board, unique: bool = False):
+    """(optimum, type, CP-SAT branches) by one lexicographic solve; with ``unique``, also
+    whether one placement alone reaches the optimum (a second solve excludes it)."""
     table = all_placements(board)
     _, counts = kinds_of(board)
     m = cp_model.CpModel()
@@ -73,7 +78,19 @@ def exact(board: Board):
     solver.parameters.linearization_level = 2
     assert solver.Solve(m) == cp_model.OPTIMAL
     value = round(solver.ObjectiveValue())
-    return value // 2, "I" if value % 2 else "II", solver.NumBranches()
+    found = value // 2, "I" if value % 2 else "II", solver.NumBranches()
+    if not unique:
+        return found
+    chosen = [p for p in range(len(x)) if solver.Value(x[p])]
+    m.ClearObjective()
+    m.Add(sum(v * x[p] for p, (_, _, v) in enumerate(table)) == found[0])
+    m.AddBoolOr([x[p].Not() for p in chosen] +
+                [x[p] for p in range(len(x)) if p not in set(chosen)])
+    again = cp_model.CpSolver()
+    again.parameters.num_workers = 1
+    status = again.Solve(m)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return (*found, status == cp_model.INFEASIBLE)
 
 
 def ea(board, runs, tournaments, seed=0):
@@ -112,6 +129,25 @@ def main():
         part1(args, sets, boards, by_count)
     if parts & {2, 3}:
         part23(args, sets, boards, by_count, parts)
+    if 4 in parts:
+        part4(args, sets, boards)
+
+
+def part4(args, sets, boards):
+    """4. How rare a unique optimum is: every 7th set against every board."""
+    start = time.perf_counter()
+    found = {"I": [0, 0], "II": [0, 0]}
+    for i in range(0, len(sets), 7):
+        for numbers_ in boards:
+            _, kind, _, unique = exact(Board(5, 6, numbers_, sets[i]), unique=True)
+            found[kind][0] += unique
+            found[kind][1] += 1
+    n = sum(v[1] for v in found.values())
+    u = sum(v[0] for v in found.values())
+    print(f"part 4: {n} pairings in {time.perf_counter() - start:.0f} s; a unique optimum "
+          f"(up to swapping identical pieces) on {u} ({100 * u / n:.1f}%): Type I "
+          f"{found['I'][0]} of {found['I'][1]}, Type II {found['II'][0]} of {found['II'][1]}",
+          flush=True)
 
 
 def part1(args, sets, boards, by_count):
@@ -221,7 +257,7 @@ def plots(args, sample, grades, means):
         ax.plot(list(means), list(means.values()), marker="o")
         ax.set_xlabel("distinct polyominoes in the set")
         ax.set_ylabel("mean hardness")
-        ax.set_title("Mean hardness by distinct pieces (cf. the paper's Fig. 8)")
+        ax.set_title("Mean hardness by distinct pieces (paper: Fig. 8)", fontsize=10)
         fig.tight_layout()
         fig.savefig(IMAGES / "polyomino_hardness_by_distinct.png", dpi=90)
         print(f"plots: {IMAGES}/polyomino_hardness_*.png", flush=True)

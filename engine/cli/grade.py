@@ -29,8 +29,9 @@ StrengthenOpt = Annotated[bool, typer.Option("--strengthen/--no-strengthen", hel
                           "strengthened pass (SAC probing + implied constraints) first.")]
 JobsOpt = Annotated[int, typer.Option("--jobs", help="Solver processes at once.")]
 GradeSolverOpt = Annotated[Optional[str], typer.Option("--solver", help="Solver to grade with "
-                           "(default gecode: node counts of solvers that learn, like Chuffed, "
-                           "measure something else).")]
+                           "(default gecode for the multiple method: node counts of solvers "
+                           "that learn, like Chuffed, measure something else; the type's own "
+                           "solver for another grader).")]
 
 
 def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, strengthen, jobs,
