@@ -199,7 +199,8 @@ def test_bad_input_is_one_line(tmp_path, args, message):
 @pytest.mark.parametrize("text, optimum, kind", [(TYPE_II, 729, "II"), (TYPE_I, 737, "I")])
 def test_type_on_hand_made_boards(poly, text, optimum, kind):
     ptype, engines = poly
-    for solver, engine in engines.items():
+    for solver in ("gecode", "chuffed"):  # (CP-SAT: the 5x6 and 3x6 tests below)
+        engine = engines[solver]
         parsed = ptype.parse({}, text)
         verdict = engine.criterion(ptype).judge(engine, ptype, parsed.params, parsed.instance)
         assert (verdict.value, verdict.fields["board_type"]) == (optimum, kind), solver
