@@ -27,7 +27,7 @@ from .board import Board, count_of, default_numbers, numbers_text, read_numbers
 from .criterion import PolyominoOptimum
 from .scoring import best_of
 from .shapes import free, pieces_text, read_pieces, sort_pieces, text_of
-from .tiling import GaveUp, compose, fuse, one_tiling, placements, random_tiling
+from .tiling import GaveUp, compose, fuse, one_tiling, pieces_of, placements, random_tiling
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -150,9 +150,21 @@ class PolyominoMath(PuzzleType, OwnGenerator):
         sizes = [int(s) for s in params["sizes"].split(",")]
         if not params["compose"]:
             return random_tiling(sizes, rows, cols, rng, TILING_DRAWS)
-        quarters = [random_tiling(sizes, rows // 2, cols // 2, rng, TILING_DRAWS)
-                    for _ in range(4)]
-        return None if None in quarters else compose(quarters, rows // 2, cols // 2)
+        # The paper composes four distinct sets: a quarter whose set is already taken is
+        # drawn again.
+        quarters, taken = [], set()
+        for _ in range(TILING_DRAWS):
+            quarter = random_tiling(sizes, rows // 2, cols // 2, rng, TILING_DRAWS)
+            if quarter is None:
+                return None
+            if pieces_of(quarter) not in taken:
+                taken.add(pieces_of(quarter))
+                quarters.append(quarter)
+                if len(quarters) == 4:
+                    return compose(quarters, rows // 2, cols // 2)
+        raise PuzzleInputError(f"--compose: {TILING_DRAWS} random tilings of the "
+                               f"{rows // 2}x{cols // 2} quarter gave fewer than four "
+                               f"distinct sets of pieces of sizes {params['sizes']}")
 
     # -- solving --------------------------------------------------------------------------
     def to_data(self, params, instance, solver):
@@ -169,8 +181,10 @@ class PolyominoMath(PuzzleType, OwnGenerator):
         record = {"pieces": pieces_text(instance.pieces), "numbers": boards.rows_of(instance)}
         if solution is not None:
             placed = placed_pieces(instance, solution)
-            record["placement"] = [{"piece": text_of(shape), "squares": [list(divmod(s, instance.cols)) for s in squares],
-                                    "score": score} for shape, squares, score in placed]
+            record["placement"] = [
+                {"piece": text_of(shape), "score": score,
+                 "squares": [list(divmod(s, instance.cols)) for s in squares]}
+                for shape, squares, score in placed]
             record["score"] = sum(p["score"] for p in record["placement"])
             record["all_pieces_used"] = len(placed) == len(instance.pieces)
         return record
