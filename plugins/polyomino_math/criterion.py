@@ -8,11 +8,10 @@ A time-out in any of these solves is unknown, never an acceptance."""
 from __future__ import annotations
 
 from puzzle_engine import Status
+from puzzle_engine.criteria import Criterion, Verdict
 
-from puzzle_engine.criteria import Verdict
 
-
-class PolyominoOptimum:
+class PolyominoOptimum(Criterion):
     name = "polyomino-optimum"
     description = ("a proven optimum, its type (I: an optimum uses every piece; II: none "
                    "does) and how many placements reach it, as the params ask")
