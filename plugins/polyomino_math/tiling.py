@@ -177,9 +177,10 @@ def compose(quarters, half_rows: int, half_cols: int):
 
 
 def adjacent(a: int, b: int, cols: int) -> bool:
-    """Whether two disjoint masks share a side."""
-    right = sum(1 << i for i in range(cols * (a.bit_length() // cols + 2)) if i % cols != cols - 1)
-    return bool(((a & right) << 1 | (a >> 1) & right | a << cols | a >> cols) & b)
+    """Whether two disjoint masks on a board ``cols`` wide share a side."""
+    other = {divmod(i, cols) for i in cells(b)}
+    return any(n in other for r, c in (divmod(i, cols) for i in cells(a))
+               for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
 
 
 def fuse(layout, cols: int, rng: random.Random, size: int = 4):
