@@ -1,4 +1,4 @@
-"""The built-in Polyomino Math plugin (paper 001, Ashlock et al.): a rectangular board of
+"""The built-in Polyomino Math plugin (paper 001, puzzles for arithmetic practice): a rectangular board of
 numbers and a multiset of polyominoes that can cover it exactly. The player places any of
 the pieces, in any of their eight orientations, without overlap; a placed piece scores
 the larger of the sum and the product of the numbers under it; the goal is the highest
