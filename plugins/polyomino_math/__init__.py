@@ -1,5 +1,5 @@
-"""The built-in Polyomino Math plugin (paper 001, puzzles for arithmetic practice): a rectangular board of
-numbers and a multiset of polyominoes that can cover it exactly. The player places any of
+"""The built-in Polyomino Math plugin (paper 001, puzzles for arithmetic practice): a
+rectangular board of numbers and a multiset of polyominoes that can cover it exactly. The player places any of
 the pieces, in any of their eight orientations, without overlap; a placed piece scores
 the larger of the sum and the product of the numbers under it; the goal is the highest
 total. A board is of Type I when an optimum uses every piece, Type II when none does.
