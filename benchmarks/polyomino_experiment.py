@@ -179,7 +179,8 @@ def part1(args, sets, boards, by_count):
         params = ptype.parse({}, ptype.format({}, board, "line")).params
         verdict = criterion.judge(engine, ptype, params, board)
         expected = results[(i * 37) % len(sets), j]
-        assert (verdict.value, verdict.fields["board_type"]) == expected[:2], (board, verdict, expected)
+        assert (verdict.value, verdict.fields["board_type"]) == expected[:2], \
+            (board, verdict, expected)
         agree += 1
     engine.close()
     print(f"  the engine (MiniZinc, CP-SAT) agrees on {agree} of {args.check} pairings", flush=True)

@@ -1,8 +1,9 @@
 """The built-in Polyomino Math plugin (paper 001, puzzles for arithmetic practice): a
-rectangular board of numbers and a multiset of polyominoes that can cover it exactly. The player places any of
-the pieces, in any of their eight orientations, without overlap; a placed piece scores
-the larger of the sum and the product of the numbers under it; the goal is the highest
-total. A board is of Type I when an optimum uses every piece, Type II when none does.
+rectangular board of numbers and a multiset of polyominoes that can cover it exactly. The
+player places any of the pieces, in any of their eight orientations, without overlap; a
+placed piece scores the larger of the sum and the product of the numbers under it; the
+goal is the highest total. A board is of Type I when an optimum uses every piece, Type II
+when none does.
 
 The type draws its puzzles itself (strategy ``own``): a tileable piece set (given, or a
 random tiling of the board; on 10x10 four 5x5 sets composed, optionally with two adjacent

@@ -45,7 +45,8 @@ def render(board, placed=None) -> str:
         parts.extend(_outline(squares, cols, margin, margin, CELL, 3))
     for i, v in enumerate(board.numbers):
         r, c = divmod(i, cols)
-        parts.append(f'<text x="{margin + c * CELL + CELL / 2}" y="{margin + r * CELL + CELL * 0.68}" '
+        x, y = margin + c * CELL + CELL / 2, margin + r * CELL + CELL * 0.68
+        parts.append(f'<text x="{x}" y="{y}" '
                      f'font-family="sans-serif" font-size="{CELL // 2}" text-anchor="middle">'
                      f'{v}</text>')
     parts.append(f'<rect x="{margin}" y="{margin}" width="{cols * CELL}" height="{rows * CELL}" '
