@@ -29,8 +29,9 @@ StrengthenOpt = Annotated[bool, typer.Option("--strengthen/--no-strengthen", hel
                           "strengthened pass (SAC probing + implied constraints) first.")]
 JobsOpt = Annotated[int, typer.Option("--jobs", help="Solver processes at once.")]
 GradeSolverOpt = Annotated[Optional[str], typer.Option("--solver", help="Solver to grade with "
-                           "(default gecode: node counts of solvers that learn, like Chuffed, "
-                           "measure something else).")]
+                           "(default gecode for the multiple method: node counts of solvers "
+                           "that learn, like Chuffed, measure something else; the type's own "
+                           "solver for another grader).")]
 
 
 def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, strengthen, jobs,
@@ -44,7 +45,10 @@ def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, 
         raw = _plugin_params(ptype, ctx.args)[0]
     else:
         source, raw = _input_and_params(ptype, source, ctx)
-    engine = _engine(host, ptype, solver or "gecode", config, time_limit)
+    # The multiple method counts nodes, which means something on Gecode only; another
+    # grader runs on the type's own solver unless one is named.
+    default = "gecode" if ptype.grader == "multiple" else None
+    engine = _engine(host, ptype, solver or default, config, time_limit)
     options = GradeOptions(runs=runs, cutoff=cutoff, seed=grade_seed, strengthen=strengthen,
                            jobs=jobs)
     options.check()
@@ -77,7 +81,7 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
                 if key not in models:  # level models learn from the multiple method
                     models[key] = checked_model(engine, ptype, parsed.params, model, options, g) \
                         if isinstance(g, Grade) else None
-                    if models[key] is None:
+                    if models[key] is None and isinstance(g, Grade):
                         err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
                                           "these options; showing the measurements only")
                 _print_grade(g, models[key].predict(g) if models[key] else None, fmt)

@@ -12,6 +12,8 @@ from ..engine import Engine
 from ..hookspecs import PuzzleType
 from ..inputs import load_puzzles
 from ..plugins import Host
+from ..solving.backend import SolveResult
+from ..types import Status
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, FormatOpt, InputArg, SolverOpt, TimeOpt,
                      _check_format, _engine, _errors, _host, _input_and_params, _render,
@@ -62,14 +64,18 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
             if number and fmt == "text":
                 out_console.print("")  # several puzzles: a blank line between solutions
             engine = engines(parsed.params)
-            result, solutions = engine.solve(ptype, parsed.params, parsed.instance)
+            found = {}  # an optimisation type's criterion's findings
+            if ptype.objective:
+                result, solutions, found = _optimum(engine, ptype, parsed.params, parsed.instance)
+            else:
+                result, solutions = engine.solve(ptype, parsed.params, parsed.instance)
             if not solutions:
                 what = "unknown: the solver timed out" if result.status == "unknown" else "no solution"
                 err_console.print(f"puzzle-engine: {what}")
                 failed = True
                 continue
             if fmt == "json":
-                extra = {"optimum": result.objective, "status": str(result.status)} \
+                extra = {**found, "optimum": result.objective, "status": str(result.status)} \
                     if ptype.objective else {}
                 record = calls.record(ptype, parsed.params, parsed.instance, solutions[0],
                                       {"type", "params", "solver", *extra})
@@ -77,10 +83,25 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
                     "type": ptype.name, "params": parsed.params, **record, **extra,
                     "solver": engine.backend.solver_id}), markup=False)
             else:
+                if ptype.objective:
+                    out_console.print(", ".join([f"optimum {result.objective}", *(
+                        f"{k} {v}" for k, v in found.items() if k != "optimum")]), markup=False)
                 out_console.print(_render(ptype, parsed.params, solutions[0], fmt,
                                           solution=True), markup=False)
         if failed:
             raise typer.Exit(1)
+
+
+def _optimum(engine, ptype, params, instance):
+    """An optimisation type's optimum and a solution reaching it, by the type's criterion,
+    with what the criterion finds besides (it may know more than one solve can tell: how
+    many solutions reach the optimum, a class of the puzzle). When the criterion proves no
+    optimum, a plain solve gives the best solution found."""
+    verdict = engine.criterion(ptype).judge(engine, ptype, params, instance)
+    if verdict.solution is None or verdict.value is None:
+        return (*engine.solve(ptype, params, instance), {})
+    found = {k: v for k, v in verdict.fields.items() if k not in ("type", "params", "solver")}
+    return SolveResult(Status.OPTIMAL, objective=verdict.value), [verdict.solution], found
 
 
 @app.command(context_settings=PLUGIN_ARGS)
