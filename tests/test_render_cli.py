@@ -362,3 +362,22 @@ def test_the_caption_says_how_to_make_the_puzzle_again(tmp_path):
     assert hashlib.sha256(line.encode()).hexdigest()[:6] == digest
     default = json.loads(cli("gen", ptype, "--seed", seed, *params, "--format", "json").stdout)
     assert default["grid"] != again["grid"]  # the flag matters: without it, another puzzle
+
+
+@pytest.mark.fast
+def test_a_caption_leaves_out_parameters_that_are_unset():
+    """A parameter left unset (None, its declared default) is not printed as 'None'."""
+    from puzzle_engine.render.caption import caption
+    from puzzle_engine.render.sources import Entry
+    from puzzle_engine.types import Param
+
+    class Optional(Sudoku):
+        params = (*Sudoku.params, Param("style", str, None, "a drawing style"))
+
+    entry = Entry(Optional(), {"size": 4, "box": "2x2", "style": None}, (0,) * 16,
+                  {"type": "sudoku", "seed": 1}, "x, line 1")
+    head = caption(entry, 1)[0]
+    assert "None" not in head and "style" not in head
+    entry = Entry(Optional(), {"size": 4, "box": "2x2", "style": "bold"}, (0,) * 16,
+                  {"type": "sudoku", "seed": 1}, "x, line 1")
+    assert "style bold" in caption(entry, 1)[0]

@@ -81,10 +81,11 @@ def caption(entry: Entry, number: int) -> list[str]:
     shown = level(entry.record)
     if shown:
         head += f" \u00b7 {shown}"
-    # A parameter at its declared default is left out: 'gen' fills it in the same way.
+    # A parameter at its declared default, or unset, is left out: 'gen' fills it in the
+    # same way.
     defaults = {p.name: p.default for p in entry.ptype.params if p.default is not None}
     params = ", ".join(f"{k.replace('_', '-')} {_value(v)}" for k, v in entry.params.items()
-                       if k not in defaults or defaults[k] != v)
+                       if v is not None and (k not in defaults or defaults[k] != v))
     made = [f"id {short_id(entry)}"]
     flags = gen_flags(entry)
     if flags:
