@@ -108,8 +108,11 @@ def _puzzle_record(row) -> dict[str, Any]:
               "plugin": plugin, "plugin_version": plugin_version,
               "engine_version": engine_version, "solver": solver,
               "solver_version": solver_version, **meta}
+    grade = json.loads(grade) if grade else None
+    if grade is not None and "difficulty" not in record:
+        record["difficulty"] = grade  # as 'gen --difficulty' writes it
     record["store"] = {"id": pid, "key": key, "variant_of": variant_of, "level": level,
-                       "grade": json.loads(grade) if grade else None,
+                       "grade": grade,
                        "batch": batch_id, "created_at": created_at}
     return record
 
@@ -121,7 +124,8 @@ def _bin_record(row) -> dict[str, Any]:
     fields = {**json.loads(instance)}
     out = {"type": record["type"], "params": record["params"], **fields}
     out.update({k: v for k, v in record.items() if k not in out and k not in
-                ("variant", "minimal", "unknown", "givens", "empty", "store", "complexity")})
+                ("variant", "minimal", "unknown", "givens", "empty", "store", "complexity",
+                 "difficulty")})
     out["store"] = {"bin": bid, "key": key, "complexity": complexity,
                     "level": _shown(level), "source": source["id"], "batch": source["batch"],
                     "created_at": created_at}
@@ -134,6 +138,15 @@ def _shown(level: str) -> Any:
         return json.loads(level)
     except ValueError:
         return level
+
+
+def check_draw(limit: int | None, draw_seed: int | None) -> None:
+    """``--limit`` and ``--draw`` as a query takes them: at least one, and a draw of a
+    number of puzzles."""
+    if limit is not None and limit < 1:
+        raise PuzzleInputError(f"bad --limit {limit}: must be at least 1")
+    if draw_seed is not None and limit is None:
+        raise PuzzleInputError("--draw needs --limit (how many to draw)")
 
 
 def records(store: Store, filters: Filters, source: str = "all", variants: bool = False,

@@ -82,15 +82,18 @@ class SchemaError(Exception):
     """Not a store, or one this engine cannot read (the message says which)."""
 
 
-def migrate(conn: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
-    """Bring the store on ``conn`` to version ``upto``; a new (empty) file becomes a store.
-    Returns the version it had."""
+def migrate(conn: sqlite3.Connection, upto: int = SCHEMA_VERSION, create: bool = True) -> int:
+    """Bring the store on ``conn`` to version ``upto``; with ``create``, a new (empty)
+    file becomes a store (else it is refused: reading never makes one). Returns the
+    version it had."""
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != APPLICATION_ID:
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app_id != 0 or tables:
             raise SchemaError("an SQLite database, but not a puzzle-engine store")
+        if not create:
+            raise SchemaError("an empty file, not a puzzle-engine store")
     if version > SCHEMA_VERSION:
         raise SchemaError(f"a store of schema version {version}, made by a newer "
                           f"puzzle-engine (this one reads up to version {SCHEMA_VERSION})")

@@ -77,7 +77,7 @@ class Store:
             raise PuzzleInputError(f"bad {option} {path}: cannot open it ({exc})") from None
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self.conn)
+            migrate(self.conn, create=create)
             # WAL: readers never block the writer; NORMAL sync: a commit survives a crash
             # of the process (not of the machine's power, where the last commits may go).
             self.conn.execute("PRAGMA journal_mode = WAL")
