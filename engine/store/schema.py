@@ -98,12 +98,18 @@ def migrate(conn: sqlite3.Connection, upto: int = SCHEMA_VERSION, create: bool =
         raise SchemaError(f"a store of schema version {version}, made by a newer "
                           f"puzzle-engine (this one reads up to version {SCHEMA_VERSION})")
     start = version
-    for step in range(version, upto):
+    while version < upto:
         with transaction(conn):
-            for statement in MIGRATIONS[step]:
+            # Read again under the write lock: another process may have opened the same
+            # new or old store at the same moment and brought it up already.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version >= upto:
+                break
+            for statement in MIGRATIONS[version]:
                 conn.execute(statement)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {step + 1}")
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+        version += 1
     return start
 
 
