@@ -208,3 +208,56 @@ def test_a_type_without_a_form_is_told_apart_by_its_instance_and_a_bad_form_is_o
     with pytest.raises(PluginError, match=r"^canonical_form \(puzzle '.*', plugin 'careless'\) "
                                           r"returned .*, not None or a plain JSON value$"):
         key_of(careless, params, a)
+
+
+def test_two_commands_opening_a_new_store_at_once_both_open_it(tmp_path):
+    """A second process that read the store as new (version 0) while the first was making
+    it waits for the first's transaction and then finds the tables made: no 'table
+    already exists'."""
+    import threading
+    import time
+    path = tmp_path / "new.db"
+    first = sqlite3.connect(path, isolation_level=None)
+    first.execute("BEGIN IMMEDIATE")  # the first process, making the store
+    opened = []
+
+    def second():
+        try:
+            with Store(path) as store:
+                opened.append(store.execute("PRAGMA user_version").fetchone()[0])
+        except Exception as exc:  # noqa: BLE001 - the test reports it
+            opened.append(exc)
+    thread = threading.Thread(target=second)
+    thread.start()
+    time.sleep(0.5)  # the second has read version 0 and waits for the write lock
+    for step in MIGRATIONS:
+        for statement in step:
+            first.execute(statement)
+    first.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    first.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    first.execute("COMMIT")
+    first.close()
+    thread.join(30)
+    assert opened == [SCHEMA_VERSION]
+
+
+def test_a_damaged_store_is_one_line_naming_it(cli, tmp_path, sudoku_results):
+    """A store whose puzzles' pages are damaged: each command that reads them says so in
+    one line naming the file (not 'internal error')."""
+    ptype, results = sudoku_results
+    path = tmp_path / "damaged.db"
+    with Store(path) as store:
+        for result in results[:3]:
+            store.add(entries_of(ptype, result))
+        root, size = (store.execute(f"SELECT {q}").fetchone()[0] for q in (
+            "rootpage FROM sqlite_master WHERE name = 'puzzles'", "* FROM pragma_page_size"))
+        store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * size:(root - 1) * size + 8] = b"\xff" * 8  # the table's b-tree header
+    path.write_bytes(bytes(data))
+    for args in (["db", "query", path], ["db", "stats", path], ["db", "export", path],
+                 ["render", path, "--format", "svg", "--out", tmp_path / "x.svg"]):
+        proc = cli(*args)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.strip() == (f"puzzle-engine: error: store {path}: database disk "
+                                       "image is malformed"), proc.stderr

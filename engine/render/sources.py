@@ -94,12 +94,10 @@ class StorePuzzles:
 
     def entries(self) -> Iterator[Entry]:
         chosen = self.selection
-        try:
+        with self.store:
             for record in records(self.store, chosen.filters, "puzzles", False, chosen.limit,
                                   chosen.draw):
                 yield entry_of(self.host, record, f"{self.path}, puzzle {record['store']['id']}")
-        finally:
-            self.store.close()
 
 
 def is_store(source: str) -> bool:
