@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from puzzle_engine.cli import main
+from puzzle_engine.errors import PuzzleInputError
 from puzzle_engine.plugins import get_host
 from puzzle_engine.store import Filters, Store, entries_of, records, stats
 from puzzle_engine.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, migrate
@@ -261,3 +262,19 @@ def test_a_damaged_store_is_one_line_naming_it(cli, tmp_path, sudoku_results):
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.strip() == (f"puzzle-engine: error: store {path}: database disk "
                                        "image is malformed"), proc.stderr
+
+
+def test_a_full_disk_is_named_and_leaves_the_store_as_it_was(tmp_path, sudoku_results):
+    """SQLite rolls a transaction back by itself when the disk is full: the error says
+    'full', not 'cannot rollback', and the store keeps what it had."""
+    ptype, results = sudoku_results
+    with Store(tmp_path / "full.db") as store:
+        store.add(entries_of(ptype, results[0]))
+        pages = store.execute("PRAGMA page_count").fetchone()[0]
+        store.execute(f"PRAGMA max_page_count = {pages}")  # as if the disk were full
+        entries = [e for r in results[1:] for e in entries_of(ptype, r, bins=True)]
+        entries[0].meta = json.dumps({"padding": "x" * 20000})
+        with pytest.raises(PuzzleInputError, match=r"full\.db: database or disk is full$"):
+            with store.failures():
+                store.add(entries)
+        assert store.execute("SELECT count(*) FROM puzzles").fetchone()[0] == 1
