@@ -278,3 +278,24 @@ def test_a_full_disk_is_named_and_leaves_the_store_as_it_was(tmp_path, sudoku_re
             with store.failures():
                 store.add(entries)
         assert store.execute("SELECT count(*) FROM puzzles").fetchone()[0] == 1
+
+
+def test_numbers_and_values_the_store_cannot_hold_are_one_line(cli, tmp_path, sudoku_results):
+    ptype, results = sudoku_results
+    path = tmp_path / "n.db"
+    with Store(path) as store:
+        store.add(entries_of(ptype, results[0]))
+    huge = 2**64
+    for args, says in (
+            (["db", "query", path, "--param", "x=[1]"], "bad --param 'x=[1]': a parameter's value"),
+            (["db", "stats", path, "--param", "x=null"], "bad --param 'x=null'"),
+            (["db", "query", path, "--batch", huge], f"bad --batch {huge}: the store holds"),
+            (["db", "query", path, "--limit", huge], f"bad --limit {huge}: the store holds"),
+            (["render", path, "--limit", huge], f"bad --limit {huge}: the store holds"),
+            (["batch", "sudoku", "--count", 1, "--seed", huge, "--db", path],
+             f"bad --seed {huge}: the store holds"),
+            (["batch", "sudoku", "--count", huge, "--db", path], f"bad --count {huge}")):
+        proc = cli(*args)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(f"puzzle-engine: error: {says}"), proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1

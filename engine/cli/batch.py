@@ -21,6 +21,7 @@ from ..files import check_writable
 from ..jobs import Grading, Job, SolverSettings
 from ..resume import same_fields
 from ..store import Store
+from ..store.query import check_int
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, ModelOpt, SolverOpt, TimeOpt, _engine, _errors,
                      _host, _plugin_params, err_console)
@@ -85,6 +86,8 @@ def batch(
             if most is not None and value > most:
                 raise PuzzleInputError(f"bad {name} {value}: must be at most {most} (4 per "
                                        f"CPU; this machine has {cpus})")
+        check_int("--seed", seed)
+        check_int("--count", count)
         check_writable(db, "--db")
         if executor not in executors.EXECUTORS:
             raise PuzzleInputError(f"bad --executor '{executor}': expected local or dask")

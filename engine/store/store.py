@@ -102,6 +102,9 @@ class Store:
             yield self
         except sqlite3.Error as exc:
             raise PuzzleInputError(f"store {self.path}: {one_line(exc)}") from None
+        except OverflowError:  # a seed past SQLite's 64-bit whole numbers, say
+            raise PuzzleInputError(f"store {self.path}: a number too large for it (SQLite "
+                                   "holds whole numbers up to 2**63 - 1)") from None
 
     def __enter__(self) -> "Store":
         self._failures = self.failures()
