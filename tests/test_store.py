@@ -158,7 +158,10 @@ def test_db_commands_filter_and_export(cli, tmp_path, sudoku_results):
     # by parameter
     proc = cli("db", "query", path, "--param", "size=6", "--from", "puzzles")
     assert proc.stdout.split() == [ptype.format(small[0][0], small[0][1], "line")]
-    assert six  # the 6x6 is a class of its own
+    assert six.startswith("2x3:")  # the 6x6 is a class of its own, stored with the 9x9s
+    assert {json.loads(line)["store"]["key"] for line in cli(
+        "db", "query", path, "--param", "size=6", "--format", "jsonl").stdout.splitlines()} == {
+        entries_of(ptype, result_of(ptype, small[0][0], small[0][1], small[0][1], 50))[0].key}
     # by date
     proc = cli("db", "query", path, "--until", "2020-01-02", "--from", "puzzles", "--format",
                "jsonl")
