@@ -239,3 +239,18 @@ def test_bad_batch_options_are_one_line_errors_before_any_work(tmp_path, capsys)
         assert exc.value.code == 2 and err.startswith(f"puzzle-engine: error: {says}"), err
         assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.fast
+def test_dasks_own_log_lines_are_off_once_the_client_is_made():
+    """A scheduler lost mid-batch is logged by Dask's client with tracebacks on stderr;
+    the command's one line says it (checked by hand: kill -9 the scheduler, and stderr
+    holds the bar and 'puzzle-engine: error: the Dask cluster failed: ...' only)."""
+    import logging
+
+    from puzzle_engine.errors import PuzzleInputError
+    from puzzle_engine.executors import dask_client
+    with pytest.raises(PuzzleInputError):
+        dask_client("udp://x")
+    for name in ("distributed", "distributed.client", "distributed.comm.core"):
+        assert logging.getLogger(name).getEffectiveLevel() == logging.CRITICAL, name
