@@ -254,3 +254,18 @@ def test_dasks_own_log_lines_are_off_once_the_client_is_made():
         dask_client("udp://x")
     for name in ("distributed", "distributed.client", "distributed.comm.core"):
         assert logging.getLogger(name).getEffectiveLevel() == logging.CRITICAL, name
+
+
+def test_a_batch_that_fails_midway_says_what_it_kept(tmp_path):
+    """A failure after some puzzles (here, no expert 4x4 in two seeds in a row: a level
+    model needs 9x9, so a tiny 9x9 is graded) is one line that says the finished puzzles
+    are kept and how to go on."""
+    db = tmp_path / "m.db"
+    proc = cli("batch", "sudoku", "--count", "3", "--seed", "1", "--db", db, "--difficulty",
+               "expert", "--attempts", "2", "--target-empty", "3", check=False)
+    assert proc.returncode == 2, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("puzzle-engine: error: no puzzle of the level asked for in 2 seeds "
+                           "in a row (seeds 1..2): raise --attempts, or change the options; ")
+    assert last.endswith(f"{db} holds 0 of the batch's 3 puzzles, every finished one: run "
+                         "the same command to go on")

@@ -16,7 +16,7 @@ from rich.text import Text
 from .. import calls, corpus, executors, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
-from ..errors import PuzzleInputError
+from ..errors import PuzzleEngineError, PuzzleInputError
 from ..files import check_writable
 from ..jobs import Grading, Job, SolverSettings
 from ..resume import same_fields
@@ -176,6 +176,10 @@ def _run(store, found, job, count, workers, client, misses, db) -> None:
         err_console.print(f"puzzle-engine: interrupted; {db} holds {held} of the batch's "
                           f"{count} puzzles, every finished one: run the same command to go on")
         raise typer.Exit(processes.exit_code(exc)) from None
+    except PuzzleEngineError as exc:  # a solver, a worker, the cluster: the rest is kept
+        held = store.distinct(found)
+        raise type(exc)(f"{exc}; {db} holds {held} of the batch's {count} puzzles, every "
+                        "finished one: run the same command to go on") from None
     _summary(progress, found, count, db)
 
 
