@@ -62,8 +62,8 @@ def fill(store: Store, batch: Batch, count: int,
             if misses is not None and in_a_row >= misses:
                 raise PuzzleInputError(
                     f"no puzzle of the level asked for in {misses} seeds in a row (seeds "
-                    f"{result.seed - misses + 1}..{result.seed}); the {progress.distinct} "
-                    "found are stored: raise --attempts, or change the options")
+                    f"{result.seed - misses + 1}..{result.seed}): raise --attempts, or "
+                    "change the options")
             if progress.distinct >= count:
                 break
     finally:

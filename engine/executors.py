@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import logging
 import socket
 from collections.abc import Iterable, Iterator
 from urllib.parse import urlsplit
@@ -44,6 +45,7 @@ def dask_client(scheduler: str, timeout: float = 20):
     except ImportError:
         raise PuzzleInputError("--executor dask needs Dask's distributed scheduler: pip install "
                                "'puzzle-engine[dask]'") from None
+    _quiet_dask()
     address = urlsplit(scheduler if "://" in scheduler else f"tcp://{scheduler}")
     try:
         host, port = address.hostname, address.port
@@ -61,6 +63,15 @@ def dask_client(scheduler: str, timeout: float = 20):
     except (OSError, TimeoutError, ValueError) as exc:
         raise PuzzleInputError(f"cannot reach the Dask scheduler at {scheduler}: "
                                f"{' '.join(str(exc).split()) or type(exc).__name__}") from None
+
+
+def _quiet_dask() -> None:
+    """Dask's own log lines off (only CRITICAL ones pass): a failure of the cluster (a
+    scheduler gone) is logged by the client with its tracebacks, on stderr, before the
+    command's one line says what went wrong."""
+    for name in [n for n in logging.root.manager.loggerDict
+                 if n == "distributed" or n.startswith("distributed.")]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def dask_results(job: Job, seeds: Iterable[int], client) -> Iterator[SeedResult]:

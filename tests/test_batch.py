@@ -239,3 +239,33 @@ def test_bad_batch_options_are_one_line_errors_before_any_work(tmp_path, capsys)
         assert exc.value.code == 2 and err.startswith(f"puzzle-engine: error: {says}"), err
         assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.fast
+def test_dasks_own_log_lines_are_off_once_the_client_is_made():
+    """A scheduler lost mid-batch is logged by Dask's client with tracebacks on stderr;
+    the command's one line says it (checked by hand: kill -9 the scheduler, and stderr
+    holds the bar and 'puzzle-engine: error: the Dask cluster failed: ...' only)."""
+    import logging
+
+    from puzzle_engine.errors import PuzzleInputError
+    from puzzle_engine.executors import dask_client
+    with pytest.raises(PuzzleInputError):
+        dask_client("udp://x")
+    for name in ("distributed", "distributed.client", "distributed.comm.core"):
+        assert logging.getLogger(name).getEffectiveLevel() == logging.CRITICAL, name
+
+
+def test_a_batch_that_fails_midway_says_what_it_kept(tmp_path):
+    """A failure after some puzzles (here, no expert 4x4 in two seeds in a row: a level
+    model needs 9x9, so a tiny 9x9 is graded) is one line that says the finished puzzles
+    are kept and how to go on."""
+    db = tmp_path / "m.db"
+    proc = cli("batch", "sudoku", "--count", "3", "--seed", "1", "--db", db, "--difficulty",
+               "expert", "--attempts", "2", "--target-empty", "3", check=False)
+    assert proc.returncode == 2, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("puzzle-engine: error: no puzzle of the level asked for in 2 seeds "
+                           "in a row (seeds 1..2): raise --attempts, or change the options; ")
+    assert last.endswith(f"{db} holds 0 of the batch's 3 puzzles, every finished one: run "
+                         "the same command to go on")

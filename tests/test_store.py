@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from puzzle_engine.cli import main
+from puzzle_engine.errors import PuzzleInputError
 from puzzle_engine.plugins import get_host
 from puzzle_engine.store import Filters, Store, entries_of, records, stats
 from puzzle_engine.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, migrate
@@ -157,7 +158,10 @@ def test_db_commands_filter_and_export(cli, tmp_path, sudoku_results):
     # by parameter
     proc = cli("db", "query", path, "--param", "size=6", "--from", "puzzles")
     assert proc.stdout.split() == [ptype.format(small[0][0], small[0][1], "line")]
-    assert six  # the 6x6 is a class of its own
+    assert six.startswith("2x3:")  # the 6x6 is a class of its own, stored with the 9x9s
+    assert {json.loads(line)["store"]["key"] for line in cli(
+        "db", "query", path, "--param", "size=6", "--format", "jsonl").stdout.splitlines()} == {
+        entries_of(ptype, result_of(ptype, small[0][0], small[0][1], small[0][1], 50))[0].key}
     # by date
     proc = cli("db", "query", path, "--until", "2020-01-02", "--from", "puzzles", "--format",
                "jsonl")
@@ -208,3 +212,93 @@ def test_a_type_without_a_form_is_told_apart_by_its_instance_and_a_bad_form_is_o
     with pytest.raises(PluginError, match=r"^canonical_form \(puzzle '.*', plugin 'careless'\) "
                                           r"returned .*, not None or a plain JSON value$"):
         key_of(careless, params, a)
+
+
+def test_two_commands_opening_a_new_store_at_once_both_open_it(tmp_path):
+    """A second process that read the store as new (version 0) while the first was making
+    it waits for the first's transaction and then finds the tables made: no 'table
+    already exists'."""
+    import threading
+    import time
+    path = tmp_path / "new.db"
+    first = sqlite3.connect(path, isolation_level=None)
+    first.execute("BEGIN IMMEDIATE")  # the first process, making the store
+    opened = []
+
+    def second():
+        try:
+            with Store(path) as store:
+                opened.append(store.execute("PRAGMA user_version").fetchone()[0])
+        except Exception as exc:  # noqa: BLE001 - the test reports it
+            opened.append(exc)
+    thread = threading.Thread(target=second)
+    thread.start()
+    time.sleep(0.5)  # the second has read version 0 and waits for the write lock
+    for step in MIGRATIONS:
+        for statement in step:
+            first.execute(statement)
+    first.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    first.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    first.execute("COMMIT")
+    first.close()
+    thread.join(30)
+    assert opened == [SCHEMA_VERSION]
+
+
+def test_a_damaged_store_is_one_line_naming_it(cli, tmp_path, sudoku_results):
+    """A store whose puzzles' pages are damaged: each command that reads them says so in
+    one line naming the file (not 'internal error')."""
+    ptype, results = sudoku_results
+    path = tmp_path / "damaged.db"
+    with Store(path) as store:
+        for result in results[:3]:
+            store.add(entries_of(ptype, result))
+        root, size = (store.execute(f"SELECT {q}").fetchone()[0] for q in (
+            "rootpage FROM sqlite_master WHERE name = 'puzzles'", "* FROM pragma_page_size"))
+        store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * size:(root - 1) * size + 8] = b"\xff" * 8  # the table's b-tree header
+    path.write_bytes(bytes(data))
+    for args in (["db", "query", path], ["db", "stats", path], ["db", "export", path],
+                 ["render", path, "--format", "svg", "--out", tmp_path / "x.svg"]):
+        proc = cli(*args)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.strip() == (f"puzzle-engine: error: store {path}: database disk "
+                                       "image is malformed"), proc.stderr
+
+
+def test_a_full_disk_is_named_and_leaves_the_store_as_it_was(tmp_path, sudoku_results):
+    """SQLite rolls a transaction back by itself when the disk is full: the error says
+    'full', not 'cannot rollback', and the store keeps what it had."""
+    ptype, results = sudoku_results
+    with Store(tmp_path / "full.db") as store:
+        store.add(entries_of(ptype, results[0]))
+        pages = store.execute("PRAGMA page_count").fetchone()[0]
+        store.execute(f"PRAGMA max_page_count = {pages}")  # as if the disk were full
+        entries = [e for r in results[1:] for e in entries_of(ptype, r, bins=True)]
+        entries[0].meta = json.dumps({"padding": "x" * 20000})
+        with pytest.raises(PuzzleInputError, match=r"full\.db: database or disk is full$"):
+            with store.failures():
+                store.add(entries)
+        assert store.execute("SELECT count(*) FROM puzzles").fetchone()[0] == 1
+
+
+def test_numbers_and_values_the_store_cannot_hold_are_one_line(cli, tmp_path, sudoku_results):
+    ptype, results = sudoku_results
+    path = tmp_path / "n.db"
+    with Store(path) as store:
+        store.add(entries_of(ptype, results[0]))
+    huge = 2**64
+    for args, says in (
+            (["db", "query", path, "--param", "x=[1]"], "bad --param 'x=[1]': a parameter's value"),
+            (["db", "stats", path, "--param", "x=null"], "bad --param 'x=null'"),
+            (["db", "query", path, "--batch", huge], f"bad --batch {huge}: the store holds"),
+            (["db", "query", path, "--limit", huge], f"bad --limit {huge}: the store holds"),
+            (["render", path, "--limit", huge], f"bad --limit {huge}: the store holds"),
+            (["batch", "sudoku", "--count", 1, "--seed", huge, "--db", path],
+             f"bad --seed {huge}: the store holds"),
+            (["batch", "sudoku", "--count", huge, "--db", path], f"bad --count {huge}")):
+        proc = cli(*args)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(f"puzzle-engine: error: {says}"), proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1

@@ -16,11 +16,12 @@ from rich.text import Text
 from .. import calls, corpus, executors, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
-from ..errors import PuzzleInputError
+from ..errors import PuzzleEngineError, PuzzleInputError
 from ..files import check_writable
 from ..jobs import Grading, Job, SolverSettings
 from ..resume import same_fields
 from ..store import Store
+from ..store.query import check_int
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, ModelOpt, SolverOpt, TimeOpt, _engine, _errors,
                      _host, _plugin_params, err_console)
@@ -85,6 +86,8 @@ def batch(
             if most is not None and value > most:
                 raise PuzzleInputError(f"bad {name} {value}: must be at most {most} (4 per "
                                        f"CPU; this machine has {cpus})")
+        check_int("--seed", seed)
+        check_int("--count", count)
         check_writable(db, "--db")
         if executor not in executors.EXECUTORS:
             raise PuzzleInputError(f"bad --executor '{executor}': expected local or dask")
@@ -173,6 +176,10 @@ def _run(store, found, job, count, workers, client, misses, db) -> None:
         err_console.print(f"puzzle-engine: interrupted; {db} holds {held} of the batch's "
                           f"{count} puzzles, every finished one: run the same command to go on")
         raise typer.Exit(processes.exit_code(exc)) from None
+    except PuzzleEngineError as exc:  # a solver, a worker, the cluster: the rest is kept
+        held = store.distinct(found)
+        raise type(exc)(f"{exc}; {db} holds {held} of the batch's {count} puzzles, every "
+                        "finished one: run the same command to go on") from None
     _summary(progress, found, count, db)
 
 

@@ -15,7 +15,7 @@ from rich.table import Table
 from .. import calls
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..store import Filters, Store, records, stats
-from ..store.query import SOURCES
+from ..store.query import SOURCES, check_draw
 from . import app
 from .common import _errors, _host, out_console
 
@@ -124,11 +124,7 @@ def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
     with _errors():
         if fmt not in ("line", *EXPORT_FORMATS):
             raise PuzzleInputError(f"bad --format '{fmt}': expected line, jsonl or csv")
-        for name, value in (("--limit", limit),):
-            if value is not None and value < 1:
-                raise PuzzleInputError(f"bad {name} {value}: must be at least 1")
-        if draw is not None and limit is None:
-            raise PuzzleInputError("--draw needs --limit (how many to draw)")
+        check_draw(limit, draw)
         _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
                limit, draw, fmt, out)
 

@@ -205,7 +205,8 @@ class StoreWriter:
         self.stored = self.duplicates = 0
 
     def add(self, result, grade=None) -> None:
-        added = self.store.add(entries_of(self.ptype, result, grade))
+        with self.store.failures():
+            added = self.store.add(entries_of(self.ptype, result, grade))
         self.stored += added.stored
         self.duplicates += added.duplicates
 

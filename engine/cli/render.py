@@ -1,4 +1,5 @@
-"""``puzzle-engine render``: draw puzzles from INPUT (JSON Lines from ``gen``) as a
+"""``puzzle-engine render``: draw puzzles from INPUT (JSON Lines from ``gen``, or a puzzle
+store with ``db query``'s filters) as a
 printable sheet (SVG, PDF, PNG) with an optional answer key, or as an HTML page to play.
 The work is ``puzzle_engine.render``'s; solutions come from the solver in effect."""
 from __future__ import annotations
@@ -11,8 +12,11 @@ import typer
 from .. import files
 from ..errors import PuzzleInputError
 from ..render import convert, document, sheet
-from ..render.sources import Entry, open_source
+from ..render.sources import Entry, Selection, open_source
+from ..store import Filters
+from ..store.query import check_draw
 from . import app
+from .db import ParamOpt, TypeOpt
 from ..solving.backend import find_solver
 from .common import ConfigOpt, SolverOpt, TimeOpt, _errors, _host, _settings, err_console
 from .solve import _EngineFor
@@ -73,11 +77,22 @@ def _format_and_out(fmt: str | None, out: Path | None, source: str) -> tuple[str
     return fmt, out if suffix else out.with_name(f"{out.name}.{fmt}")
 
 
+def _selection(type_name, params, level, limit, draw) -> Selection | None:
+    """The store's puzzles to draw (``db query``'s filters; no dates or batches, which
+    'db query' shows), or None when no option chooses."""
+    if type_name is None and not params and level is None and limit is None and draw is None:
+        return None
+    check_draw(limit, draw)
+    return Selection(Filters.parse(type_name, params, level, None, None, None), limit, draw)
+
+
 @app.command()
 def render(
     ctx: typer.Context,
     source: Annotated[str, typer.Argument(metavar="INPUT", help="JSON Lines from 'gen --format "
-                      "json' (a file, or - for stdin); puzzles of several types may mix.")],
+                      "json' (a file, or - for stdin; puzzles of several types may mix), or a "
+                      "store from 'batch --db' or 'gen --db' (its puzzles, in the order "
+                      "stored; choose them with --type, --param, --level, --limit, --draw).")],
     fmt: Annotated[Optional[str], typer.Option("--format", help="svg, pdf, png (sheets) or "
                    "html (a page to play); default: from --out's suffix, else pdf.")] = None,
     per_page: Annotated[int, typer.Option("--per-page", help="Puzzles on a page.")] = 4,
@@ -92,6 +107,14 @@ def render(
                      "just holds its puzzles at their own size).")] = "a4",
     title: Annotated[str, typer.Option("--title", help="The title on every page.")] = "Puzzles",
     dpi: Annotated[float, typer.Option("--dpi", help="Resolution of PNG pages.")] = document.PNG_DPI,
+    type_name: TypeOpt = None,
+    param: ParamOpt = None,
+    level: Annotated[Optional[str], typer.Option("--level", help="From a store: only puzzles "
+                     "graded at this level (batch --difficulty or --grade).")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", help="From a store: at most this "
+                     "many (the first stored, or with --draw a random draw).")] = None,
+    draw: Annotated[Optional[int], typer.Option("--draw", help="From a store: draw --limit "
+                    "puzzles at random with this seed (the same seed, the same draw).")] = None,
     solver: SolverOpt = None,
     config: ConfigOpt = None,
     time_limit: TimeOpt = None,
@@ -106,6 +129,7 @@ def render(
         if paper not in (*sheet.PAPERS, sheet.FIT):
             raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
+        selection = _selection(type_name, param, level, limit, draw)
         files.check_writable(out)
         given = {name for name in ("solutions", "per_page", "paper", "dpi") if _given(ctx, name)}
         ignored = given if fmt == "html" else given & {"dpi"} if fmt != "png" else set()
@@ -125,7 +149,7 @@ def render(
         if solver is not None or config is not None or solutions or fmt == "html":
             find_solver(_settings(None, solver, config, time_limit).solver)
         host = _host()
-        entries = open_source(host, source).entries()
+        entries = open_source(host, source, selection).entries()
         solve = _Solutions(host, solver, config, time_limit)
         try:
             written = document.render(entries, fmt, out, solve, per_page=per_page,

@@ -33,12 +33,28 @@ def _moment(text: str, option: str, end: bool) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")
 
 
-def _param_value(text: str) -> Any:
+#: SQLite's whole numbers are 64-bit.
+INT_RANGE = range(-2**63, 2**63)
+
+
+def check_int(option: str, value: int | None) -> None:
+    """A whole number the store will hold or compare (a seed, a count, an id)."""
+    if value is not None and value not in INT_RANGE:
+        raise PuzzleInputError(f"bad {option} {value}: the store holds whole numbers from "
+                               f"{INT_RANGE.start} to {INT_RANGE.stop - 1}")
+
+
+def _param_value(item: str, text: str) -> Any:
     """A ``--param`` value as the params JSON holds it: a number, true/false, or text."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except ValueError:
         return text
+    if value is None or isinstance(value, (list, dict)) or (
+            isinstance(value, int) and value not in INT_RANGE):
+        raise PuzzleInputError(f"bad --param '{item}': a parameter's value is a number, "
+                               "true, false or text")
+    return value
 
 
 @dataclass
@@ -60,7 +76,8 @@ class Filters:
             name, eq, value = item.partition("=")
             if not eq or not name.strip():
                 raise PuzzleInputError(f"bad --param '{item}': expected NAME=VALUE, e.g. size=9")
-            found[name.strip().replace("-", "_")] = _param_value(value.strip())
+            found[name.strip().replace("-", "_")] = _param_value(item, value.strip())
+        check_int("--batch", batch)
         return cls(type_name, found, level,
                    _moment(since, "--since", False) if since else None,
                    _moment(until, "--until", True) if until else None, batch)
@@ -108,8 +125,11 @@ def _puzzle_record(row) -> dict[str, Any]:
               "plugin": plugin, "plugin_version": plugin_version,
               "engine_version": engine_version, "solver": solver,
               "solver_version": solver_version, **meta}
+    grade = json.loads(grade) if grade else None
+    if grade is not None and "difficulty" not in record:
+        record["difficulty"] = grade  # as 'gen --difficulty' writes it
     record["store"] = {"id": pid, "key": key, "variant_of": variant_of, "level": level,
-                       "grade": json.loads(grade) if grade else None,
+                       "grade": grade,
                        "batch": batch_id, "created_at": created_at}
     return record
 
@@ -121,7 +141,8 @@ def _bin_record(row) -> dict[str, Any]:
     fields = {**json.loads(instance)}
     out = {"type": record["type"], "params": record["params"], **fields}
     out.update({k: v for k, v in record.items() if k not in out and k not in
-                ("variant", "minimal", "unknown", "givens", "empty", "store", "complexity")})
+                ("variant", "minimal", "unknown", "givens", "empty", "store", "complexity",
+                 "difficulty")})
     out["store"] = {"bin": bid, "key": key, "complexity": complexity,
                     "level": _shown(level), "source": source["id"], "batch": source["batch"],
                     "created_at": created_at}
@@ -134,6 +155,16 @@ def _shown(level: str) -> Any:
         return json.loads(level)
     except ValueError:
         return level
+
+
+def check_draw(limit: int | None, draw_seed: int | None) -> None:
+    """``--limit`` and ``--draw`` as a query takes them: at least one, and a draw of a
+    number of puzzles."""
+    if limit is not None and limit < 1:
+        raise PuzzleInputError(f"bad --limit {limit}: must be at least 1")
+    check_int("--limit", limit)
+    if draw_seed is not None and limit is None:
+        raise PuzzleInputError("--draw needs --limit (how many to draw)")
 
 
 def records(store: Store, filters: Filters, source: str = "all", variants: bool = False,

@@ -82,25 +82,34 @@ class SchemaError(Exception):
     """Not a store, or one this engine cannot read (the message says which)."""
 
 
-def migrate(conn: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
-    """Bring the store on ``conn`` to version ``upto``; a new (empty) file becomes a store.
-    Returns the version it had."""
+def migrate(conn: sqlite3.Connection, upto: int = SCHEMA_VERSION, create: bool = True) -> int:
+    """Bring the store on ``conn`` to version ``upto``; with ``create``, a new (empty)
+    file becomes a store (else it is refused: reading never makes one). Returns the
+    version it had."""
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != APPLICATION_ID:
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app_id != 0 or tables:
             raise SchemaError("an SQLite database, but not a puzzle-engine store")
+        if not create:
+            raise SchemaError("an empty file, not a puzzle-engine store")
     if version > SCHEMA_VERSION:
         raise SchemaError(f"a store of schema version {version}, made by a newer "
                           f"puzzle-engine (this one reads up to version {SCHEMA_VERSION})")
     start = version
-    for step in range(version, upto):
+    while version < upto:
         with transaction(conn):
-            for statement in MIGRATIONS[step]:
+            # Read again under the write lock: another process may have opened the same
+            # new or old store at the same moment and brought it up already.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version >= upto:
+                break
+            for statement in MIGRATIONS[version]:
                 conn.execute(statement)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {step + 1}")
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+        version += 1
     return start
 
 
@@ -112,6 +121,7 @@ def transaction(conn: sqlite3.Connection):
     try:
         yield conn
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+            conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")

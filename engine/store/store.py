@@ -8,6 +8,7 @@ canonical key is already stored for its type is refused and counted as a duplica
 """
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import PuzzleInputError
+from ..errors import PuzzleInputError, one_line
 from ..files import check_writable
 from .entries import Entry, dumps
 from .schema import SchemaError, migrate, transaction
@@ -77,7 +78,7 @@ class Store:
             raise PuzzleInputError(f"bad {option} {path}: cannot open it ({exc})") from None
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self.conn)
+            migrate(self.conn, create=create)
             # WAL: readers never block the writer; NORMAL sync: a commit survives a crash
             # of the process (not of the machine's power, where the last commits may go).
             self.conn.execute("PRAGMA journal_mode = WAL")
@@ -93,11 +94,28 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    @contextlib.contextmanager
+    def failures(self):
+        """SQLite's errors while the store is in use (a damaged file, a disk full, a lock
+        held too long) as one line naming the store."""
+        try:
+            yield self
+        except sqlite3.Error as exc:
+            raise PuzzleInputError(f"store {self.path}: {one_line(exc)}") from None
+        except OverflowError:  # a seed past SQLite's 64-bit whole numbers, say
+            raise PuzzleInputError(f"store {self.path}: a number too large for it (SQLite "
+                                   "holds whole numbers up to 2**63 - 1)") from None
+
     def __enter__(self) -> "Store":
+        self._failures = self.failures()
+        self._failures.__enter__()
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, *exc) -> bool | None:
+        try:
+            return self._failures.__exit__(*exc)
+        finally:
+            self.close()
 
     # -- batches -------------------------------------------------------------------------
     def batch(self, type_name: str, params: dict[str, Any], settings: dict[str, Any],
