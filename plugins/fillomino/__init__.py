@@ -5,7 +5,7 @@ from importlib.resources import files
 
 from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
 
-from . import logic
+from . import deduce, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -27,6 +27,9 @@ class Fillomino(GridPuzzle):
         Param("seeding", str, "python", "the random full board: 'python' (a random "
               "partition) or 'solver' (completed by the solver)"),
         Param("allow_empty_regions", bool, False, "let a region lose all its givens"),
+        Param("logic_only", bool, False, "keep a removal only when the plugin's deductions "
+              "alone still solve the puzzle (no guessing, as Tatham's Filling); default: "
+              "exact minimality"),
     )
     # Proving a sparse board unique needs a learning solver: on the hard checks measured,
     # Chuffed with free search was 20 to 200 times faster than Gecode (docs/solvers.md).
@@ -66,7 +69,23 @@ class Fillomino(GridPuzzle):
             region_of = logic.regions(solution, *self.shape(params))
             if not logic.keeps_a_given(board, index, region_of):
                 return False  # the paper's rule: no solver call needed
-        return checker.at_most(board, max_solutions)
+        if params["logic_only"]:
+            solved = deduce.solve(board, *self.shape(params), budget=0).by_logic
+            _note(checker, "deduced" if solved else "not deduced")
+            return solved
+        return self._at_most(params, board, solution, checker, max_solutions)
+
+    def _at_most(self, params, board, solution, checker, k):
+        """At most ``k`` solutions: decided by the deductions and a short search where they
+        can (deduce.solve), by the exact MiniZinc check where the search gives up."""
+        found = deduce.solve(board, *self.shape(params), limit=k + 1, avoid=solution)
+        if found.by_logic:
+            _note(checker, "deduced")
+            return True
+        if found.complete or len(found.solutions) > k:
+            _note(checker, "searched")
+            return len(found.solutions) <= k
+        return checker.at_most(board, k)
 
     def transformations(self, params):
         return [Transformation(name, draw)
@@ -79,7 +98,8 @@ class Fillomino(GridPuzzle):
             # staying unique.
             region_of = logic.regions(solution, *self.shape(params))
             optimal = not any(
-                checker.at_most(instance[:c] + (0,) + instance[c + 1:], 1)
+                self._at_most(params, instance[:c] + (0,) + instance[c + 1:], solution,
+                              checker, 1)
                 for c, v in enumerate(instance)
                 if v and (params["allow_empty_regions"]
                           or logic.keeps_a_given(instance, c, region_of)))
@@ -104,6 +124,14 @@ class Fillomino(GridPuzzle):
 
     def format(self, params, instance, fmt):
         return logic.format_board(instance, *self.shape(params), fmt)
+
+
+def _note(checker, label):
+    """Tell the engine which path decided a removal (recorded per puzzle as ``removals``);
+    a checker that takes no notes (outside GenPuzzles) is left alone."""
+    note = getattr(checker, "note", None)
+    if note is not None:
+        note(label)
 
 
 def _data(rows, cols, board, maxv, solver):

@@ -57,7 +57,8 @@ def check_params(raw: dict) -> dict:
     return {"rows": rows, "cols": cols, "max_region": max_region,
             "region_sizes": ",".join(map(str, sizes)),
             "seeding": _choice(raw.get("seeding"), "seeding", ("python", "solver")),
-            "allow_empty_regions": bool(raw.get("allow_empty_regions"))}
+            "allow_empty_regions": bool(raw.get("allow_empty_regions")),
+            "logic_only": bool(raw.get("logic_only"))}
 
 
 def _choice(value, name, options):
