@@ -421,7 +421,13 @@ class _Run:
             compl_dict: dict[Hashable, list[Board]] = {}
             bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
 
+            # Tell the checker what was accepted, if it can use it (a criterion's own
+            # checker may not offer ``accepted``).
+            learn = getattr(checker, "accepted", None)
+
             def accept(trial: Board) -> None:
+                if learn is not None:
+                    learn(trial, options.max_solutions)
                 for p in [trial] + [engine.random_variant(ptype, params, bin_rng)(trial)
                                     for _ in range(options.variants)]:
                     compl_dict.setdefault(calls.level(complexity, ptype, params, p), []).append(p)

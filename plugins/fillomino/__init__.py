@@ -73,17 +73,24 @@ class Fillomino(GridPuzzle):
             solved = deduce.solve(board, *self.shape(params), budget=0).by_logic
             _note(checker, "deduced" if solved else "not deduced")
             return solved
+        if max_solutions == 1:
+            # GenPuzzles only empties a square of a board it accepted (or of the full
+            # board): that one is unique, so another solution of this one differs from
+            # ``solution`` at ``index`` (as the engine's compiled check also assumes).
+            other = deduce.solve(board, *self.shape(params), limit=1, avoid=solution,
+                                 exclude=(index, solution[index]))
+            if other.complete or other.solutions:
+                _note(checker, "deduced" if other.nodes == 0 else "searched")
+                return not other.solutions
+            return checker.at_most(board, 1)
         return self._at_most(params, board, solution, checker, max_solutions)
 
     def _at_most(self, params, board, solution, checker, k):
         """At most ``k`` solutions: decided by the deductions and a short search where they
         can (deduce.solve), by the exact MiniZinc check where the search gives up."""
         found = deduce.solve(board, *self.shape(params), limit=k + 1, avoid=solution)
-        if found.by_logic:
-            _note(checker, "deduced")
-            return True
         if found.complete or len(found.solutions) > k:
-            _note(checker, "searched")
+            _note(checker, "deduced" if found.nodes == 0 else "searched")
             return len(found.solutions) <= k
         return checker.at_most(board, k)
 

@@ -36,8 +36,7 @@ from functools import lru_cache
 from .logic import value_bound
 
 #: Branching nodes of ``solve`` before it gives up (the exact MiniZinc check decides then).
-import os
-DEFAULT_BUDGET = int(os.environ.get("I31_BUDGET", "200"))
+DEFAULT_BUDGET = 1000
 
 
 class Contradiction(Exception):
@@ -256,13 +255,19 @@ def candidates(board: Sequence[int], rows: int, cols: int) -> list[frozenset[int
 
 @lru_cache(maxsize=4096)
 def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
-          budget: int = DEFAULT_BUDGET, avoid: tuple[int, ...] | None = None) -> Outcome:
+          budget: int = DEFAULT_BUDGET, avoid: tuple[int, ...] | None = None,
+          exclude: tuple[int, int] | None = None) -> Outcome:
     """Solutions of ``board`` (0 = empty) up to ``limit``, by the deductions and, where they
     stall, at most ``budget`` branching nodes. ``avoid``, a known solution, is tried last
-    at every branch, so that another one turns up first. Remembered: GenPuzzles asks about
-    a board again after speculating on it (tuples, hashable, only)."""
+    at every branch, so that another one turns up first. ``exclude = (cell, value)``: only
+    the solutions without that value in that empty cell. Remembered: GenPuzzles asks
+    about a board again after speculating on it (tuples, hashable, only)."""
     n = rows * cols
     known, poss = initial(board, rows, cols)
+    if exclude is not None:
+        cell, value = exclude
+        if value < len(poss):
+            poss[value] &= ~(1 << cell)
     found: list[tuple[int, ...]] = []
     nodes = 0
 
@@ -284,7 +289,7 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
         if nodes >= budget:
             raise _Stop
         nodes += 1
-        cell, values = _branch(free, poss)
+        cell, values = _branch(rows, cols, free, poss, None)
         if avoid is not None and avoid[cell] in values:
             values.remove(avoid[cell])
             values.append(avoid[cell])
@@ -304,14 +309,24 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
     return Outcome(tuple(found), complete, nodes)
 
 
-def _branch(free: int, poss: Sequence[int]) -> tuple[int, list[int]]:
-    """The free cell with the fewest possible values (the first such), and those values."""
+def _branch(rows: int, cols: int, free: int, poss: Sequence[int],
+            focus: int | None) -> tuple[int, list[int]]:
+    """The cell to branch on, and its possible values: among the free cells nearest to
+    ``focus`` (any free cell without one), one with the fewest values. Near the excluded
+    cell is where another solution must differ, and where a contradiction shows first."""
+    C, full, has_right, has_left = _masks(rows, cols)
+    near = free
+    if focus is not None:
+        layer = 1 << focus
+        while not layer & free:
+            layer = (layer | (layer << C) | (layer >> C) | ((layer & has_right) << 1)
+                     | ((layer & has_left) >> 1)) & full
+        near = layer & free
     once = twice = thrice = 0
     for p in poss:
         thrice |= twice & p
         twice |= once & p
         once |= p
-    pairs = free & twice & ~thrice
-    pick = pairs or (free & thrice) or free
+    pick = (near & twice & ~thrice) or (near & thrice) or near
     bit = pick & -pick
     return bit.bit_length() - 1, [v for v, p in enumerate(poss) if p & bit]
