@@ -61,12 +61,12 @@ class Fillomino(GridPuzzle):
                 seed[c] = 0
 
     def choose_square(self, params, board, candidates, rng, solution):
-        region_of = logic.regions(solution, *self.shape(params))
+        region_of = logic.solution_regions(tuple(solution), *self.shape(params))
         return logic.choose(board, candidates, region_of, params["allow_empty_regions"], rng)
 
     def is_remove_valid(self, params, board, index, solution, checker, max_solutions):
         if not params["allow_empty_regions"]:
-            region_of = logic.regions(solution, *self.shape(params))
+            region_of = logic.solution_regions(tuple(solution), *self.shape(params))
             if not logic.keeps_a_given(board, index, region_of):
                 return False  # the paper's rule: no solver call needed
         if params["logic_only"]:
@@ -103,7 +103,7 @@ class Fillomino(GridPuzzle):
         if checker is not None:
             # Optimal: no given can be removed (by the generator's rules) with the solution
             # staying unique.
-            region_of = logic.regions(solution, *self.shape(params))
+            region_of = logic.solution_regions(tuple(solution), *self.shape(params))
             optimal = not any(
                 self._at_most(params, instance[:c] + (0,) + instance[c + 1:], solution,
                               checker, 1)
