@@ -24,8 +24,8 @@ solution agrees, so when it fills the whole board, that board is the only soluti
 the cell with the fewest values (the known solution's value last) with the deductions at
 every node: a complete search, counting solutions up to a limit. Every full board it
 reaches is a solution, since the deductions refute a board whose groups do not have
-exactly their value's size. The choices are documented in docs/grading.md ("Fillomino's
-deductions").
+exactly their value's size. docs/user-guide.md (Fillomino, isRemoveValid) describes how
+the plugin uses them.
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from .logic import value_bound
 
 #: Branching nodes of ``solve`` before it gives up (the exact MiniZinc check decides then).
 DEFAULT_BUDGET = 1000
+GROW = True
 
 
 class Contradiction(Exception):
@@ -289,6 +290,18 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
         if nodes >= budget:
             raise _Stop
         nodes += 1
+        grow = _growth(rows, cols, known, poss) if GROW else None
+        if grow is not None:
+            # Does the group take this neighbour or not? (the full board's choice last)
+            cell, v = grow
+            bit = 1 << cell
+            joined = (known[:v] + [known[v] | bit] + known[v + 1:], [p & ~bit for p in poss])
+            apart = (list(known), poss[:v] + [poss[v] & ~bit] + poss[v + 1:])
+            first, second = (apart, joined) if avoid is not None and avoid[cell] == v \
+                else (joined, apart)
+            node(*first)
+            node(*second)
+            return
         cell, values = _branch(rows, cols, free, poss, None)
         if avoid is not None and avoid[cell] in values:
             values.remove(avoid[cell])
@@ -307,6 +320,32 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
     if len(found) >= limit:
         complete = False  # there may be more
     return Outcome(tuple(found), complete, nodes)
+
+
+def _growth(rows: int, cols: int, known: Sequence[int], poss: Sequence[int]
+            ) -> tuple[int, int] | None:
+    """A neighbour of the incomplete group with the fewest ways to grow, and the group's
+    value; None when every group is complete."""
+    C, full, has_right, has_left = _masks(rows, cols)
+    best = None
+    for v in range(2, len(known)):
+        kv = known[v]
+        rest = kv
+        while rest:
+            comp = rest & -rest
+            while True:
+                nxt = (comp | (comp << C) | (comp >> C) | ((comp & has_right) << 1)
+                       | ((comp & has_left) >> 1)) & full
+                if nxt & kv == comp:
+                    break
+                comp = nxt & kv
+            rest &= ~comp
+            if comp.bit_count() < v:
+                rim = nxt & poss[v]
+                count = rim.bit_count()
+                if rim and (best is None or count < best[0]):
+                    best = (count, (rim & -rim).bit_length() - 1, v)
+    return None if best is None else best[1:]
 
 
 def _branch(rows: int, cols: int, free: int, poss: Sequence[int],
