@@ -70,15 +70,15 @@ class Fillomino(GridPuzzle):
             if not logic.keeps_a_given(board, index, region_of):
                 return False  # the paper's rule: no solver call needed
         if params["logic_only"]:
-            solved = deduce.solve(board, *self.shape(params), budget=0).by_logic
+            solved = deduce.solve(tuple(board), *self.shape(params), budget=0).by_logic
             _note(checker, "deduced" if solved else "not deduced")
             return solved
         if max_solutions == 1:
             # GenPuzzles only empties a square of a board it accepted (or of the full
             # board): that one is unique, so another solution of this one differs from
             # ``solution`` at ``index`` (as the engine's compiled check also assumes).
-            other = deduce.solve(board, *self.shape(params), limit=1, avoid=solution,
-                                 exclude=(index, solution[index]))
+            other = deduce.solve(tuple(board), *self.shape(params), limit=1,
+                                 avoid=tuple(solution), exclude=(index, solution[index]))
             if other.complete or other.solutions:
                 _note(checker, "deduced" if other.nodes == 0 else "searched")
                 return not other.solutions
@@ -88,7 +88,8 @@ class Fillomino(GridPuzzle):
     def _at_most(self, params, board, solution, checker, k):
         """At most ``k`` solutions: decided by the deductions and a short search where they
         can (deduce.solve), by the exact MiniZinc check where the search gives up."""
-        found = deduce.solve(board, *self.shape(params), limit=k + 1, avoid=solution)
+        found = deduce.solve(tuple(board), *self.shape(params), limit=k + 1,
+                             avoid=tuple(solution))
         if found.complete or len(found.solutions) > k:
             _note(checker, "deduced" if found.nodes == 0 else "searched")
             return len(found.solutions) <= k
