@@ -104,7 +104,8 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
 
     host = get_host()
     ptype = host.get_type(puzzle)
-    solver, extra = split_solver(solver)
+    label = solver
+    solver, extra = split_solver(label)
     info = find_solver(solver)
     engine = Engine(host, Backend(solver, time_limit=None,
                                   free_search=wants_free_search(ptype, info.id, info.tags)))
@@ -118,7 +119,7 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"puzzle": puzzle, "size": size, "target": target, "params": params,
-            "solver": solver, "free_search": engine.backend.free_search, "batch": batch, "probes": probes,
+            "solver": label, "free_search": engine.backend.free_search, "batch": batch, "probes": probes,
             "optimise": optimise, "seed": seed,
             "grid": ",".join(map(str, p.grid)),
             "status": "ok",

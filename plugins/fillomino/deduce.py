@@ -29,6 +29,7 @@ the plugin uses them.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +38,9 @@ from .logic import value_bound
 
 #: Branching nodes of ``solve`` before it gives up (the exact MiniZinc check decides then).
 DEFAULT_BUDGET = 1000
+#: Seconds a search may take whatever its budget (a node costs more on a larger board);
+#: past them it gives up like at the budget, and the exact check decides.
+SEARCH_SECONDS = 5.0
 GROW = True
 
 
@@ -261,8 +265,10 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
     """Solutions of ``board`` (0 = empty) up to ``limit``, by the deductions and, where they
     stall, at most ``budget`` branching nodes. ``avoid``, a known solution, is tried last
     at every branch, so that another one turns up first. ``exclude = (cell, value)``: only
-    the solutions without that value in that empty cell. Remembered: GenPuzzles asks
-    about a board again after speculating on it (tuples, hashable, only)."""
+    the solutions without that value in that empty cell. A search also stops after
+    ``SEARCH_SECONDS`` (not complete then: the answer is never a guess, only the path
+    that gives it depends on the machine's speed). Remembered: GenPuzzles asks about a
+    board again after speculating on it (tuples, hashable, only)."""
     n = rows * cols
     known, poss = initial(board, rows, cols)
     if exclude is not None:
@@ -271,6 +277,7 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
             poss[value] &= ~(1 << cell)
     found: list[tuple[int, ...]] = []
     nodes = 0
+    deadline = time.perf_counter() + SEARCH_SECONDS
 
     def node(known: list[int], poss: list[int]) -> None:
         nonlocal nodes
@@ -287,7 +294,7 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
             if len(found) >= limit:
                 raise _Stop
             return
-        if nodes >= budget:
+        if nodes >= budget or (nodes and time.perf_counter() > deadline):
             raise _Stop
         nodes += 1
         grow = _growth(rows, cols, known, poss) if GROW else None
