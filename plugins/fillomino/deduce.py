@@ -21,8 +21,9 @@ solution agrees, so when it fills the whole board, that board is the only soluti
   contradiction.
 
 ``solve`` runs the deductions, and, if they stall and a node budget allows, branches on
-the cell with the fewest values (the known solution's value last) with the deductions at
-every node: a complete search, counting solutions up to a limit. Every full board it
+whether the incomplete group with the fewest ways out takes one neighbour (on the values
+of a cell with the fewest once every group is complete; the known solution's choice last),
+with the deductions at every node: a complete search, counting solutions up to a limit. Every full board it
 reaches is a solution, since the deductions refute a board whose groups do not have
 exactly their value's size. docs/user-guide.md (Fillomino, isRemoveValid) describes how
 the plugin uses them.
@@ -41,7 +42,6 @@ DEFAULT_BUDGET = 1000
 #: Seconds a search may take whatever its budget (a node costs more on a larger board);
 #: past them it gives up like at the budget, and the exact check decides.
 SEARCH_SECONDS = 5.0
-GROW = True
 
 
 class Contradiction(Exception):
@@ -297,7 +297,7 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
         if nodes >= budget or (nodes and time.perf_counter() > deadline):
             raise _Stop
         nodes += 1
-        grow = _growth(rows, cols, known, poss) if GROW else None
+        grow = _growth(rows, cols, known, poss)
         if grow is not None:
             # Does the group take this neighbour or not? (the full board's choice last)
             cell, v = grow
@@ -309,7 +309,7 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
             node(*first)
             node(*second)
             return
-        cell, values = _branch(rows, cols, free, poss, None)
+        cell, values = _branch(free, poss)
         if avoid is not None and avoid[cell] in values:
             values.remove(avoid[cell])
             values.append(avoid[cell])
@@ -355,24 +355,14 @@ def _growth(rows: int, cols: int, known: Sequence[int], poss: Sequence[int]
     return None if best is None else best[1:]
 
 
-def _branch(rows: int, cols: int, free: int, poss: Sequence[int],
-            focus: int | None) -> tuple[int, list[int]]:
-    """The cell to branch on, and its possible values: among the free cells nearest to
-    ``focus`` (any free cell without one), one with the fewest values. Near the excluded
-    cell is where another solution must differ, and where a contradiction shows first."""
-    C, full, has_right, has_left = _masks(rows, cols)
-    near = free
-    if focus is not None:
-        layer = 1 << focus
-        while not layer & free:
-            layer = (layer | (layer << C) | (layer >> C) | ((layer & has_right) << 1)
-                     | ((layer & has_left) >> 1)) & full
-        near = layer & free
+def _branch(free: int, poss: Sequence[int]) -> tuple[int, list[int]]:
+    """A free cell with the fewest possible values, and those values (when every group is
+    complete, so that ``_growth`` has nothing to branch on)."""
     once = twice = thrice = 0
     for p in poss:
         thrice |= twice & p
         twice |= once & p
         once |= p
-    pick = (near & twice & ~thrice) or (near & thrice) or near
+    pick = (free & twice & ~thrice) or (free & thrice) or free
     bit = pick & -pick
     return bit.bit_length() - 1, [v for v, p in enumerate(poss) if p & bit]
