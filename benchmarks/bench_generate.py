@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/bench_generate.py --sizes 9,16 --solvers gecode,chuffed --seeds 5
     .venv/bin/python benchmarks/bench_generate.py --sizes 25 --seeds 2 --timeout 900
     .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 5,9,12,16 --solvers chuffed
+    .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 5,7,9,12,16 \
+        --solvers chuffed+logic_only=true,chuffed --seeds 5
     .venv/bin/python benchmarks/bench_generate.py --puzzle fillomino --sizes 9 --solvers chuffed \
         --target-empty 10,20,30,40,50,81
     .venv/bin/python benchmarks/bench_generate.py --sizes 9 --seeds 3 --no-peers
@@ -102,10 +104,12 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
 
     host = get_host()
     ptype = host.get_type(puzzle)
+    label = solver
+    solver, extra = split_solver(label)
     info = find_solver(solver)
     engine = Engine(host, Backend(solver, time_limit=None,
                                   free_search=wants_free_search(ptype, info.id, info.tags)))
-    params = engine.check_params(ptype, {"size": size})
+    params = engine.check_params(ptype, {"size": size, **extra})
     options = GenOptions(target_empty=target, batch=batch, probes=probes, optimise=optimise)
     prof = cProfile.Profile() if profile else None
     start = time.perf_counter()
@@ -115,7 +119,7 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"puzzle": puzzle, "size": size, "target": target, "params": params,
-            "solver": solver, "free_search": engine.backend.free_search, "batch": batch, "probes": probes,
+            "solver": label, "free_search": engine.backend.free_search, "batch": batch, "probes": probes,
             "optimise": optimise, "seed": seed,
             "grid": ",".join(map(str, p.grid)),
             "status": "ok",
@@ -130,6 +134,20 @@ def one(puzzle: str, size: int, solver: str, seed: int, target: int | None, batc
             "solver_version": p.solver_version,
             "engine_dir": str(Path(puzzle_engine.__file__).resolve().parent),
             "profile": _top(prof, profile) if prof else None}
+
+
+def split_solver(label: str) -> tuple[str, dict]:
+    """``chuffed+logic_only=true`` -> ("chuffed", {"logic_only": True}): a solver with
+    puzzle parameters of the case (values read as JSON where they parse, else strings)."""
+    solver, *pairs = label.split("+")
+    extra = {}
+    for pair in pairs:
+        name, _, text = pair.partition("=")
+        try:
+            extra[name] = json.loads(text)
+        except ValueError:
+            extra[name] = text
+    return solver, extra
 
 
 def _top(prof: cProfile.Profile, n: int) -> list[str]:
@@ -188,7 +206,7 @@ def environment(solvers: list[str]) -> list[str]:
     mzn = _cmd("minizinc", "--version").splitlines()
     mzn_version = mzn[0].rsplit("version", 1)[-1].strip(" ,") if mzn else "not found"
     infos = []
-    for name in solvers:
+    for name in dict.fromkeys(split_solver(label)[0] for label in solvers):
         s = find_solver(name)
         infos.append(f"{s.name} {s.version} ({s.executable})")
     head = _cmd("git", "rev-parse", "--short", "HEAD").strip() or "?"
@@ -529,7 +547,9 @@ def main() -> None:
                     help="stop each puzzle once N squares are empty; one row per N "
                          "(default: run to a minimal puzzle)")
     ap.add_argument("--solvers", default="gecode,chuffed",
-                    help="MiniZinc solvers, comma-separated (default gecode,chuffed)")
+                    help="MiniZinc solvers, comma-separated (default gecode,chuffed); "
+                         "SOLVER+NAME=VALUE also sets a puzzle parameter, e.g. "
+                         "chuffed+logic_only=true (a row and a ratio of its own)")
     ap.add_argument("--seeds", type=int, default=5, help="seeds 1..N per size and solver (default 5)")
     ap.add_argument("--seeds-25", type=int, default=None, metavar="N",
                     help="seeds for sizes of 25 and above (default: --seeds)")

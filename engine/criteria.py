@@ -90,6 +90,9 @@ class JudgeChecker:
     def first_with_other(self, boards):
         return None, False  # no one-call answer: the caller bisects
 
+    def accepted(self, board: Board, k: int) -> None:
+        """Nothing to learn: every board is judged afresh."""
+
     def close(self) -> None:
         pass
 

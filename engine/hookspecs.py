@@ -345,7 +345,13 @@ class Emptying:
         """isRemoveValid: ``True`` if ``board`` (square ``index`` just emptied) is still
         acceptable. ``checker.at_most(board, k)`` is ``True`` when the board has at most
         ``k`` solutions by the type's criterion, ``False`` when it has more *or the solver
-        timed out*. Return a plain ``bool``."""
+        timed out*. Return a plain ``bool``.
+
+        A type may decide a removal itself (exactly) and ask the checker only where it
+        cannot. ``board`` with ``index`` given again is a board the strategy accepted (or
+        ``solution``): with ``max_solutions`` 1, another solution of ``board`` differs from
+        ``solution`` at ``index``. ``checker.note(label)`` names the path that decided; the
+        record counts the removals of each path under ``removals``."""
         return checker.at_most(board, max_solutions)
 
     def checker_data(self, params: Mapping[str, Any], board: Any, solver) -> Mapping[str, Any] | None:

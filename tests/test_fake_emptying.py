@@ -201,12 +201,16 @@ def test_a_refused_puzzle_is_drawn_again_from_the_same_generator():
     host, ptype = picky_host(refused=frozenset({first.grid}))
     second = [Engine(host, FakeBackend(oracles)).generate(ptype, {"size": 4}, 3, options).puzzle
               for options in (GenOptions(batch=1), GenOptions(batch=16, probes=2))]
-    assert second[0].grid != first.grid and second[0].extra == {"draws": 2}
+    assert second[0].grid != first.grid and second[0].extra["draws"] == 2
+    # the same removals, decided by the same paths, one by one and batched
     assert (second[1].grid, second[1].extra) == (second[0].grid, second[0].extra)
+    removals = second[0].extra["removals"]
+    assert set(removals) <= {"checker", "type"} and sum(
+        p["kept"] + p["refused"] for p in removals.values()) == 16
     assert_acceptable_and_minimal(TYPE, second[0])
     host, ptype = picky_host(refused=frozenset({first.grid, second[0].grid}))
     third = Engine(host, FakeBackend(oracles)).generate(ptype, {"size": 4}, 3).puzzle
-    assert third.extra == {"draws": 3} and third.grid not in (first.grid, second[0].grid)
+    assert third.extra["draws"] == 3 and third.grid not in (first.grid, second[0].grid)
 
 
 def test_refused_random_boards_are_drawn_again_and_a_type_that_refuses_all_is_an_error():

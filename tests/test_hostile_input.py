@@ -10,6 +10,7 @@ import io
 import json
 import signal
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -339,16 +340,23 @@ def test_resume_drops_only_our_own_cut_short_line(tmp):
         [json.loads(x)["grid"] for x in whole.splitlines()]
 
 
-def test_all_checks_timing_out_is_flagged_and_warned():
-    """A time limit too short for any check: the puzzle is the full board, its record says
-    so (minimal false, unknown counted), and stderr warns."""
+def test_all_checks_timing_out_is_flagged_and_warned(capsys):
+    """A time limit too short for any check: the check of Fillomino's random full board
+    times out, so the record says minimal false and counts it, and stderr warns; the
+    plugin's own deductions still decide every removal. A puzzle where every check timed
+    out (nothing removed) gets its own warning."""
     code, out, err = run_main(["gen", "fillomino", "--size", "5", "--seed", "1", "--format",
                                "json", "--time-limit", "0.000001", "--solver", "gecode"])
     assert code == 0, err
     record = json.loads(out)
-    assert record["minimal"] is False and record["unknown"] > 0 and record["empty"] == 0
-    assert "warning: every check of the puzzle with seed 1 timed out" in err
+    assert record["minimal"] is False and record["unknown"] == 1 and record["empty"] > 0
+    assert "checker" not in record["removals"]
+    assert "warning: 1 check of the puzzle with seed 1 timed out" in err
     assert "raise --time-limit" in err
+    from puzzle_engine.cli import gen
+    gen._warn_timeouts(SimpleNamespace(unknown=21, seed=1, instance=(1, 2), solution=(1, 2)))
+    assert "warning: every check of the puzzle with seed 1 timed out (21)" in \
+        capsys.readouterr().err.replace("\n", " ")
 
 
 def test_two_commands_never_write_one_batch_at_once(tmp):

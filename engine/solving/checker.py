@@ -82,6 +82,15 @@ class Checker:
         self._others.append((empties[run.stage], 1))
         return run.stage, True
 
+    def accepted(self, board: Board, k: int) -> None:
+        """The strategy accepted ``board`` with at most ``k`` solutions (whoever judged
+        it: this checker or the type's own deductions). For ``k = 1`` it is unique, which
+        later checks use as if this checker had proven it."""
+        if k == 1:
+            empty = frozenset(i for i, v in enumerate(board) if not v)
+            if not any(empty <= u for u in self._unique):
+                self._unique.append(empty)
+
     def at_most(self, board: Board, k: int = 1) -> bool:
         """True when ``board`` has at most ``k`` solutions; False when it has more or when
         the solver timed out (an unknown answer never counts as unique)."""

@@ -68,6 +68,10 @@ class _Speculation:
         self.known = known
         self.guess = guess
         self.asked: list[tuple[Board, int]] = []
+        self.notes: list[str] = []
+
+    def note(self, label: str) -> None:
+        self.notes.append(label)
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         key = (tuple(board), k)
@@ -76,6 +80,37 @@ class _Speculation:
 
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         return (0, True) if self.at_most(board, limit) else (limit, True)
+
+
+class _Noting:
+    """The checker ``is_remove_valid`` sees in one-by-one mode: the real one, and a record
+    of whether the hook asked it and of the hook's notes."""
+
+    def __init__(self, checker):
+        self.checker = checker
+        self.asked = 0
+        self.notes: list[str] = []
+
+    def note(self, label: str) -> None:
+        self.notes.append(label)
+
+    def at_most(self, board: Board, k: int = 1) -> bool:
+        self.asked += 1
+        return self.checker.at_most(board, k)
+
+    def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
+        self.asked += 1
+        return self.checker.count_other(board, limit)
+
+
+def _tally(removals: dict[str, dict[str, int]], verdict: bool, notes: list[str],
+           asked: bool) -> None:
+    """Count one decided removal under the path that decided it: the hook's last note
+    (``checker.note(label)``), else "checker" when the hook asked the checker, else "type"
+    (the type's own rule)."""
+    label = notes[-1] if notes else ("checker" if asked else "type")
+    entry = removals.setdefault(label, {"kept": 0, "refused": 0})
+    entry["kept" if verdict else "refused"] += 1
 
 
 def _first_failing(pending: list[int], passes: Callable[[int], bool], probes: int,
@@ -169,6 +204,7 @@ class _Run:
         self.engine = engine
         self.fixed: frozenset[int] = frozenset()
         self.unverified = False  # the random solution's verification timed out
+        self.removals: dict[str, dict[str, int]] = {}  # decided removals by path (``_tally``)
 
     def _choose(self, ptype, params, board, tested, n, rng, full) -> int:
         candidates = frozenset(i for i in range(n) if i not in tested)
@@ -191,7 +227,10 @@ class _Run:
             index = self._choose(ptype, params, board, tested, n, rng, full)
             tested.add(index)
             trial = board[:index] + (0,) + board[index + 1:]
-            if self._valid(ptype, params, trial, index, full, checker, options):
+            noting = _Noting(checker)
+            verdict = self._valid(ptype, params, trial, index, full, noting, options)
+            _tally(self.removals, verdict, noting.notes, bool(noting.asked))
+            if verdict:
                 board = trial
                 accept(trial)
         return board, tested
@@ -258,7 +297,7 @@ class _Run:
                     spec = _Speculation(known, guess=not refusing)
                     verdict = self._valid(ptype, params, trial, index, full, spec, options)
                     steps.append((index, trial, state, [q for q in spec.asked if q not in known],
-                                  verdict, spec.asked))
+                                  verdict, spec.asked, spec.notes))
                     if verdict:
                         spec_board = trial
                     if refusing:
@@ -294,12 +333,14 @@ class _Run:
                 # 3. Commit the steps up to the first wrong guess.
                 last = len(steps) - 1 if wrong is None else wrong
                 for i in range(last + 1):
-                    index, trial, state, questions, verdict, asked = steps[i]
+                    index, trial, state, questions, verdict, asked, notes = steps[i]
                     tested.add(index)
                     if i == wrong or (refusing and questions):
                         # Ask the hook again, now that its answers are known: exact, no solver call.
-                        verdict = self._valid(ptype, params, trial, index, full,
-                                              _Speculation(known), options)
+                        again = _Speculation(known)
+                        verdict = self._valid(ptype, params, trial, index, full, again, options)
+                        notes = again.notes
+                    _tally(self.removals, verdict, notes, bool(asked))
                     checker.unknown += sum(1 for q in asked if q in timed_out)
                     if i == wrong:
                         rng.setstate(state)
@@ -376,10 +417,17 @@ class _Run:
                                        f"a set of squares 0..{n - 1}")
             checker = engine.checker(ptype, params, full)
             checker.unknown += self.unverified
+            self.removals = {}
             compl_dict: dict[Hashable, list[Board]] = {}
             bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
 
+            # Tell the checker what was accepted, if it can use it (a criterion's own
+            # checker may not offer ``accepted``).
+            learn = getattr(checker, "accepted", None)
+
             def accept(trial: Board) -> None:
+                if learn is not None:
+                    learn(trial, options.max_solutions)
                 for p in [trial] + [engine.random_variant(ptype, params, bin_rng)(trial)
                                     for _ in range(options.variants)]:
                     compl_dict.setdefault(calls.level(complexity, ptype, params, p), []).append(p)
@@ -412,7 +460,8 @@ class _Run:
                         unknown=checker.unknown, level=calls.level(complexity, ptype, params, grid),
                         options={**options.to_json(), "free_search": backend.free_search,
                                  "check_flags": list(backend.check_flags)},
-                        extra={"draws": draw} if draw > 1 else {})
+                        extra={"removals": self.removals,
+                               **({"draws": draw} if draw > 1 else {})})
         variants = []
         vrng = random.Random(f"{seed}/variants")
         for k in range(1, options.variants + 1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from puzzle_engine import PuzzleInputError
 
@@ -57,7 +58,8 @@ def check_params(raw: dict) -> dict:
     return {"rows": rows, "cols": cols, "max_region": max_region,
             "region_sizes": ",".join(map(str, sizes)),
             "seeding": _choice(raw.get("seeding"), "seeding", ("python", "solver")),
-            "allow_empty_regions": bool(raw.get("allow_empty_regions"))}
+            "allow_empty_regions": bool(raw.get("allow_empty_regions")),
+            "logic_only": bool(raw.get("logic_only"))}
 
 
 def _choice(value, name, options):
@@ -177,6 +179,13 @@ def regions(solution: Sequence[int], rows: int, cols: int) -> list[int]:
     return ids
 
 
+@lru_cache(maxsize=16)
+def solution_regions(solution: tuple[int, ...], rows: int, cols: int) -> tuple[int, ...]:
+    """``regions`` of a full board, remembered: GenPuzzles asks about the same solution's
+    regions at every square."""
+    return tuple(regions(solution, rows, cols))
+
+
 def is_valid_solution(board: Sequence[int], rows: int, cols: int) -> bool:
     """Every cell holds the size of its component of equal values."""
     ids = regions(board, rows, cols)
@@ -201,11 +210,13 @@ def value_bound(board: Sequence[int], rows: int, cols: int) -> int:
     """
     n = rows * cols
     givens = [(c // cols, c % cols, v) for c, v in enumerate(board) if v]
-    apart: list[tuple[int, int, int]] = []
+    apart: dict[int, list[tuple[int, int, int]]] = {}  # by value: only equal values compare
     for g in sorted(givens, key=lambda g: (-g[2], g[0], g[1])):
-        if all(h[2] != g[2] or abs(g[0] - h[0]) + abs(g[1] - h[1]) >= g[2] for h in apart):
-            apart.append(g)
-    free = min(n - sum(g[2] for g in apart), _largest_empty_component(board, rows, cols))
+        same = apart.setdefault(g[2], [])
+        if all(abs(g[0] - h[0]) + abs(g[1] - h[1]) >= g[2] for h in same):
+            same.append(g)
+    held = sum(g[2] for same in apart.values() for g in same)
+    free = min(n - held, _largest_empty_component(board, rows, cols))
     return max([1, free] + [g[2] for g in givens])
 
 
