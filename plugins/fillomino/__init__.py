@@ -5,7 +5,7 @@ from importlib.resources import files
 
 from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
 
-from . import logic
+from . import groups, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -98,6 +98,9 @@ class Fillomino(GridPuzzle):
         bound = min(rows * cols, -(-logic.value_bound(board, rows, cols) // 4) * 4)
         return _data(rows, cols, (0,) * (rows * cols), bound, solver)
 
+    def constraint_groups(self, params, instance):
+        return groups.constraint_groups(instance, *self.shape(params))
+
     def parse(self, params, text):
         canonical, board = logic.parse(text, params)
         return Parsed(canonical, board)
@@ -109,7 +112,7 @@ class Fillomino(GridPuzzle):
 def _data(rows, cols, board, maxv, solver):
     # The costly implied constraints only for solvers that do not learn (see the model).
     implied = solver is None or "lcg" not in solver.tags
-    return {"R": rows, "C": cols, "maxv": maxv, "implied": implied,
+    return {"R": rows, "C": cols, "maxv": maxv, "implied": implied, "grouped": False,
             "givens": GridPuzzle.rows(board, cols)}
 
 

@@ -1,0 +1,443 @@
+"""The explainer: the next deductions of a puzzle, each with a smallest reason.
+
+A *fact* is what the player knows of a square: "x = v" (a given, or a step) or "x != v".
+A *step* is a new fact that some constraint groups, with some facts, force: the groups
+and facts together (its *reason*) have no solution with the step negated. Its size is its
+number of groups.
+
+Each round looks for the steps of the smallest size, counting up from 1: a step of size 0
+is a square with one value left. For k groups up to ``exact`` (default 2), every connected
+set of k groups is tried (connected: each shares a variable with another; a reason that
+is not connected has a part it does not need), so a step found at size k has no reason
+with fewer groups: the size is the least possible. A set's forced facts are found by
+solution support: a solution of the set's part of the model rules out each (square,
+value) it shows; every candidate it does not show is tried alone, as an assumption, and
+forced when it has no solution. Results are cached by the set of groups and the facts in
+its scope, so a round redoes only the sets around the squares the last round changed.
+
+Past ``exact``, a step's groups come from *deletion-based* MUS extraction over all groups
+(each group dropped in turn, kept only when the rest let the negation through), ordered
+so that groups far from the square go first, for a few of the squares with the fewest
+values left; the smallest wins. That reason is subset-minimal, not always the least.
+
+A reason's facts are made subset-minimal the same way, starting from the solver's
+unsatisfiable core (deletion with clause-set refinement). All the steps of the smallest
+size found in a round are applied before the next round.
+
+A puzzle with no forced fact (more than one solution from here) is reported as needing
+search; so is one whose next step needs more than ``max_size`` groups, when that is set.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import PuzzleInputError
+from .flatten import Flattened, flatten, groups_of, squares_data
+from .model import GroupModel
+
+
+@dataclass(frozen=True)
+class Fact:
+    """``square`` (0-based, the decision array's order) is ``value`` (``equal``) or is not."""
+
+    square: int
+    value: int
+    equal: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """A deduction with its reason: the groups (indices and names) and the facts it uses."""
+
+    fact: Fact
+    groups: tuple[int, ...]
+    names: tuple[str, ...]
+    facts: tuple[Fact, ...] | None
+
+    @property
+    def size(self) -> int:
+        return len(self.groups)
+
+
+@dataclass
+class Explanation:
+    """The steps taken, whether they solve the puzzle, and if not why they stopped."""
+
+    steps: list[Step] = field(default_factory=list)
+    solved: bool = False
+    stuck: str | None = None       # why the explainer stopped short, or None
+    checks: int = 0                # solver calls made
+
+
+class Explainer:
+    """Explains one puzzle of a grid type (a flat board, 0 for empty)."""
+
+    def __init__(self, engine, ptype, params, instance: Sequence[int], exact: int = 2,
+                 max_size: int | None = None, fallback_squares: int = 4):
+        self.ptype, self.params = ptype, params
+        self.exact, self.max_size, self.fallback_squares = exact, max_size, fallback_squares
+        board = tuple(instance)
+        fixed = engine_structure(engine, ptype, params, board)
+        groups = groups_of(ptype, params, board)
+        self.flat: Flattened = flatten(ptype, params, squares_data(engine, ptype, params, board),
+                                       groups)
+        flat = self.flat
+        self.names = flat.names
+        n = len(flat.squares)
+        if n != len(board):
+            raise PuzzleInputError(f"the puzzle has {len(board)} squares, the model {n}")
+        # Which items each group has, and the background items reached through a variable.
+        self._items: dict[int, list[int]] = {}
+        background: list[int] = []
+        for k, g in flat.group_of.items():
+            (background if g is None else self._items.setdefault(g, [])).append(k)
+        self._background = _components(background, flat.refs)
+        self._square_of = square_of = {name: x for x, name in enumerate(flat.squares)}
+        self._vars: dict[int, set[str]] = {}
+        self._scope: dict[int, tuple[int, ...]] = {}
+        for g in range(len(self.names)):
+            names = set().union(*(flat.refs[k] for k in self._items.get(g, [])))
+            self._vars[g] = names
+            self._scope[g] = tuple(sorted(square_of[v] for v in names if v in square_of))
+        self._adjacent = {g: {h for h in self._vars if h != g and self._reach(g) & self._reach(h)}
+                          for g in self._vars}
+        self._models: dict[frozenset[int], tuple[GroupModel, tuple[int, ...]]] = {}
+        self._implied: dict[Any, list[tuple[int, int]]] = {}
+        self._solutions: dict[frozenset[int], list[tuple[tuple[int, int], ...]]] = {}
+        self.checks = 0
+        # The state: each square's values left; givens and structure are known.
+        whole = self._model(frozenset(range(len(self.names))))
+        self.domains: list[set[int]] = [set(whole.domains[x]) for x in range(n)]
+        self.known: list[bool] = [False] * n
+        for x, v in enumerate(board):
+            if v:
+                if v not in self.domains[x]:
+                    raise PuzzleInputError(f"square {self.square_name(x)} holds {v}, which the "
+                                           "model does not allow there")
+                self.domains[x] = {v}
+                self.known[x] = True
+        self.structure = fixed
+        answer = self._check(whole, [whole.indicator(g) for g in whole.indicators]
+                             + self._fact_literals(whole, range(n)))
+        if not answer.sat:
+            raise PuzzleInputError("the puzzle has no solution")
+        self.solution = tuple(answer.values[x] for x in range(n))
+
+    # -- naming ---------------------------------------------------------------------------
+    def square_name(self, x: int) -> str:
+        rows, cols = _shape(self.ptype, self.params, len(self.domains))
+        return f"r{x // cols + 1}c{x % cols + 1}" if rows else f"square {x + 1}"
+
+    # -- the models of group sets -----------------------------------------------------------
+    def _reach(self, g: int) -> set[str]:
+        out = set(self._vars[g])
+        for comp_vars, _ in self._background_of(self._vars[g]):
+            out |= comp_vars
+        return out
+
+    def _background_of(self, names: set[str]):
+        seen = set()
+        for v in names:
+            comp = self._background.get(v)
+            if comp is not None and id(comp) not in seen:
+                seen.add(id(comp))
+                yield comp
+
+    def _model(self, groups: frozenset[int]) -> GroupModel:
+        if groups not in self._models:
+            items = [k for g in sorted(groups) for k in self._items.get(g, [])]
+            reach = set().union(*(self._vars[g] for g in groups))
+            for comp_vars, comp_items in list(self._background_of(reach)):
+                items += comp_items
+                reach |= comp_vars
+            squares = sorted(self._square_of[v] for v in reach if v in self._square_of)
+            if len(groups) == len(self.names):  # the whole model: every square
+                squares = list(range(len(self.flat.squares)))
+            self._models[groups] = GroupModel(self.flat, items, squares, self.ptype.name)
+        return self._models[groups]
+
+    def _check(self, model: GroupModel, assumptions, want_core=False):
+        self.checks += 1
+        return model.check(assumptions, want_core)
+
+    # -- facts as literals -------------------------------------------------------------------
+    def facts_of(self, squares) -> list[Fact]:
+        out = []
+        for x in squares:
+            dom = self.domains[x]
+            if len(dom) == 1:
+                out.append(Fact(x, next(iter(dom)), True))
+            else:
+                out += [Fact(x, w, False) for w in sorted(self._all_values(x) - dom)]
+        return out
+
+    def _all_values(self, x: int) -> set[int]:
+        return set(self._models[frozenset(range(len(self.names)))].domains[x])
+
+    @staticmethod
+    def _lit(model: GroupModel, fact: Fact):
+        lit = model.literal(fact.square, fact.value)
+        return lit if fact.equal else lit.Not()
+
+    def _fact_literals(self, model: GroupModel, squares) -> list[Any]:
+        return [self._lit(model, f) for f in self.facts_of(squares)]
+
+    # -- one group set ------------------------------------------------------------------------
+    def implied(self, groups: frozenset[int]) -> list[tuple[int, int]]:
+        """The (square, value) pairs that ``groups`` rule out, given the facts in their
+        scope, among the values still open."""
+        model = self._model(groups)
+        squares = model.squares
+        key = (groups, tuple(frozenset(self.domains[x]) for x in squares))
+        hit = self._implied.get(key)
+        if hit is not None:
+            return hit
+        base = [model.indicator(g) for g in groups if g in model.indicators]
+        base += self._fact_literals(model, squares)
+        answer = self._check(model, base)
+        out: list[tuple[int, int]] = []
+        if answer.sat:
+            # Solution support: ask for a solution showing any candidate not yet shown;
+            # when there is none, every one left is ruled out. The set's earlier solutions
+            # that keep to today's facts still count.
+            kept = self._solutions.setdefault(groups, [])
+            kept[:] = [sol for sol in kept if all(v in self.domains[x] for x, v in sol)]
+            kept.append(tuple(answer.values.items()))
+            supported = {pair for sol in kept for pair in sol}
+            while True:
+                left = [(x, w) for x in squares if len(self.domains[x]) > 1
+                        for w in sorted(self.domains[x]) if (x, w) not in supported]
+                if not left:
+                    break
+                self.checks += 1
+                a = model.check_any(base, [model.literal(x, w) for x, w in left])
+                if not a.sat:
+                    out = left
+                    break
+                supported |= set(a.values.items())
+                kept.append(tuple(a.values.items()))
+        self._implied[key] = out
+        return out
+
+    # -- reasons ------------------------------------------------------------------------------
+    def _negation(self, model: GroupModel, fact: Fact):
+        lit = model.literal(fact.square, fact.value)
+        return lit.Not() if fact.equal else lit
+
+    def reason_facts(self, groups: frozenset[int], fact: Fact) -> tuple[Fact, ...]:
+        """A subset-minimal set of facts that, with ``groups``, force ``fact``."""
+        model = self._model(groups)
+        on = [model.indicator(g) for g in groups if g in model.indicators]
+        facts = [f for f in self.facts_of(model.squares) if not (f.square == fact.square and f.equal)]
+        neg = self._negation(model, fact)
+        answer = self._check(model, on + [neg] + [self._lit(model, f) for f in facts], True)
+        if answer.sat:
+            raise AssertionError("a step's reason does not force it")
+        core = [facts[i - len(on) - 1] for i in answer.core if i > len(on)]
+        i = 0
+        while i < len(core):
+            trial = core[:i] + core[i + 1:]
+            a = self._check(model, on + [neg] + [self._lit(model, f) for f in trial], True)
+            if a.sat:
+                i += 1
+            else:  # refine: keep only what this core used
+                used = {k - len(on) - 1 for k in a.core if k > len(on)}
+                core = [f for k, f in enumerate(trial) if k in used or k < i]
+        return tuple(sorted(core, key=lambda f: (f.square, f.value)))
+
+    def mus_groups(self, fact: Fact) -> frozenset[int] | None:
+        """Deletion-based: a subset-minimal set of groups that forces ``fact`` with every
+        known fact, groups far from its square tried first; None when all do not."""
+        every = frozenset(range(len(self.names)))
+        near = {g for g in every if fact.square in self._scope[g]}
+        order = sorted(every, key=lambda g: (g in near, g))
+        keep = set(every)
+        if self._forces(frozenset(keep), fact) is not True:
+            return None
+        for g in order:
+            trial = frozenset(keep - {g})
+            if trial and self._forces(trial, fact):
+                keep = set(trial)
+        return frozenset(keep)
+
+    def _forces(self, groups: frozenset[int], fact: Fact) -> bool:
+        model = self._model(groups) if len(groups) <= 6 or len(groups) == len(self.names) \
+            else self._model(frozenset(range(len(self.names))))
+        on = [model.indicator(g) for g in groups if g in model.indicators]
+        if fact.square not in model.domains:
+            return False
+        lits = on + [self._negation(model, fact)] + self._fact_literals(
+            model, [x for x in model.squares if x != fact.square] +
+            ([fact.square] if not fact.equal else []))
+        if fact.equal:
+            lits += [model.literal(fact.square, w).Not()
+                     for w in self._all_values(fact.square) - self.domains[fact.square]]
+        return not self._check(model, lits).sat
+
+    # -- rounds -------------------------------------------------------------------------------
+    def _sets(self, k: int) -> Iterator[frozenset[int]]:
+        """Connected sets of k groups, each once."""
+        if k == 1:
+            for g in range(len(self.names)):
+                yield frozenset([g])
+            return
+        seen: set[frozenset[int]] = set()
+        for smaller in self._sets(k - 1):
+            for g in sorted(set().union(*(self._adjacent[h] for h in smaller)) - smaller):
+                s = smaller | {g}
+                if s not in seen:
+                    seen.add(s)
+                    yield s
+
+    def _open(self) -> list[int]:
+        return [x for x in range(len(self.domains)) if len(self.domains[x]) > 1]
+
+    def next_steps(self, reasons: bool = True) -> tuple[list[Step], str | None]:
+        """The steps of the next round (all of the smallest size), or ``([], why)``.
+        Without ``reasons`` a step's facts are left out (``None``): the rating needs only
+        the groups, and minimising the facts is half the work."""
+        open_ = self._open()
+        if not open_:
+            return [], None
+        for k in range(1, self.exact + 1):
+            if self.max_size is not None and k > self.max_size:
+                break
+            found: dict[int, tuple[frozenset[int], set[int]]] = {}
+            for s in self._sets(k):
+                for x, w in self.implied(s):
+                    if x not in found:
+                        found[x] = (s, set())
+                    if found[x][0] == s:
+                        found[x][1].add(w)
+            if found:
+                return self._steps(found, reasons), None
+        if self.max_size is not None and self.max_size <= self.exact:
+            return [], f"no step has a reason of at most {self.max_size} groups"
+        return self._fallback(open_, reasons)
+
+    def _steps(self, found: dict[int, tuple[frozenset[int], set[int]]], reasons: bool
+               ) -> list[Step]:
+        steps = []
+        for x in sorted(found, key=lambda x: (len(self.domains[x] - found[x][1]) != 1, x)):
+            groups, ruled = found[x]
+            left = self.domains[x] - ruled
+            facts = [Fact(x, next(iter(left)), True)] if len(left) == 1 else \
+                [Fact(x, w, False) for w in sorted(ruled)]
+            for fact in facts:
+                steps.append(self._step(groups, fact, reasons))
+        return steps
+
+    def _step(self, groups: frozenset[int], fact: Fact, reasons: bool = True) -> Step:
+        reason = self.reason_facts(groups, fact) if reasons else None
+        gs = tuple(sorted(groups))
+        return Step(fact, gs, tuple(self.names[g] for g in gs), reason)
+
+    def _fallback(self, open_: list[int], reasons: bool) -> tuple[list[Step], str | None]:
+        best: Step | None = None
+        for x in sorted(open_, key=lambda x: (len(self.domains[x]), x))[:self.fallback_squares]:
+            fact = Fact(x, self.solution[x], True)
+            groups = self.mus_groups(fact)
+            if groups is None:
+                continue
+            if best is None or len(groups) < best.size:
+                best = self._step(groups, fact, reasons)
+        if best is None:
+            # No square is forced by every group: look for any value ruled out at all.
+            for x in open_:
+                for w in sorted(self.domains[x] - {self.solution[x]}):
+                    groups = self.mus_groups(Fact(x, w, False))
+                    if groups is not None:
+                        return [self._step(groups, Fact(x, w, False), reasons)], None
+            return [], "no step is forced: the puzzle needs search (it has more than one solution from here)"
+        if self.max_size is not None and best.size > self.max_size:
+            return [], f"no step has a reason of at most {self.max_size} groups"
+        return [best], None
+
+    def apply(self, step: Step) -> None:
+        f = step.fact
+        if f.equal:
+            self.domains[f.square] = {f.value}
+            self.known[f.square] = True
+        else:
+            self.domains[f.square].discard(f.value)
+
+    def _singles(self) -> list[Step]:
+        """Squares left with one value by "!=" steps, not yet said: steps of size 0, the
+        ruled-out values their reason."""
+        out = []
+        for x, dom in enumerate(self.domains):
+            if len(dom) == 1 and not self.known[x]:
+                v = next(iter(dom))
+                out.append(Step(Fact(x, v, True), (), (), tuple(
+                    Fact(x, w, False) for w in sorted(self._all_values(x) - {v}))))
+        return out
+
+    def run(self, limit: int | None = None, reasons: bool = True) -> Explanation:
+        """Steps until solved, stuck, or ``limit`` steps."""
+        out = Explanation()
+        while limit is None or len(out.steps) < limit:
+            steps = self._singles()
+            why = None
+            if not steps:
+                steps, why = self.next_steps(reasons)
+            if not steps:
+                out.stuck = why
+                break
+            for step in steps[:None if limit is None else limit - len(out.steps)]:
+                out.steps.append(step)
+                self.apply(step)
+        out.solved = all(self.known)
+        out.checks = self.checks
+        return out
+
+
+def engine_structure(engine, ptype, params, board) -> frozenset[int]:
+    from ..hookspecs import Emptying
+    if isinstance(ptype, Emptying):
+        from .. import calls
+        value = calls.call(ptype, "structure", params=params, board=board)
+        return frozenset(value)
+    return frozenset()
+
+
+def _shape(ptype, params, n: int) -> tuple[int, int]:
+    shape = getattr(ptype, "shape", None)
+    if shape is None:
+        return 0, n
+    try:
+        rows, cols = shape(params)
+    except Exception:  # noqa: BLE001 - a name is only a name
+        return 0, n
+    return (rows, cols) if rows * cols == n else (0, n)
+
+
+def _components(items: list[int], refs: dict[int, set[str]]) -> dict[str, tuple[set[str], list[int]]]:
+    """Background items joined by shared variables: each variable's component (its
+    variables and items)."""
+    parent: dict[str, str] = {}
+
+    def find(v: str) -> str:
+        while parent.setdefault(v, v) != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+    for k in items:
+        vs = sorted(refs[k])
+        for a, b in zip(vs, vs[1:]):
+            parent[find(a)] = find(b)
+    comps: dict[str, tuple[set[str], list[int]]] = {}
+    for k in items:
+        for v in refs[k]:
+            root = find(v)
+            comps.setdefault(root, (set(), []))
+    for k in items:
+        vs = refs[k]
+        if not vs:
+            continue
+        root = find(next(iter(vs)))
+        comps[root][1].append(k)
+        comps[root][0].update(vs)
+    return {v: comps[find(v)] for k in items for v in refs[k]}
