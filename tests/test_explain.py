@@ -171,3 +171,28 @@ def test_cli_explain_hint_and_errors():
         assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
     out = _cli("hint", "combination", "1 rook a: ..")
     assert out.returncode == 2 and "cannot be explained" in out.stderr
+
+
+@pytest.mark.fast
+def test_step_features_count_reasons_above_each_size():
+    from puzzle_engine.explain import Fact, Step
+    from puzzle_engine.explain.rating import score, step_features
+
+    def step(size, equal):
+        return Step(Fact(0, 1, equal), tuple(range(size)), ("g",) * size, None)
+    steps = [step(1, False), step(1, True), step(2, False), step(3, True), step(0, True)]
+    feats = step_features(steps)
+    assert feats["step_max_size"] == 3 and feats["step_mean_size"] == pytest.approx(7 / 5)
+    assert feats["step_mean_fill_size"] == pytest.approx(4 / 3) and feats["step_count"] == 5
+    assert [feats[f"steps_above_{k}"] for k in (0, 1, 2, 3, 5)] == [4, 2, 1, 0, 0]
+    assert score(feats) == pytest.approx(3 + 2 / 5)
+    # A path cut short by search is rated one size above its largest step.
+    assert step_features(steps, solved=False)["step_max_size"] == 4
+
+
+def test_grade_with_steps_adds_the_step_features():
+    out = _cli("grade", "sudoku", SUDOKU_4, "--steps", "--runs", "3", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["options"]["steps"] is True
+    assert record["steps"]["step_max_size"] >= 1 and record["steps"]["step_count"] >= 10

@@ -10,6 +10,7 @@ import typer
 
 from ..errors import PuzzleInputError
 from ..explain import report
+from ..explain.rating import score, step_features
 from ..inputs import load_puzzles
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, _engine, _errors, _host,
@@ -49,6 +50,9 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
         if fmt == "json":
             record = {"type": ptype.name, "params": parsed.params,
                       **report.explanation_json(ex, result), "seconds": round(seconds, 3)}
+            if not hint and limit is None:  # the whole path: its step rating
+                feats = step_features(result.steps, result.solved)
+                record["rating"] = {**feats, "score": score(feats)}
             if hint:
                 record["step"] = record["steps"][0] if record["steps"] else None
                 del record["steps"]
@@ -63,9 +67,11 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
         if result.stuck:
             out_console.print(f"needs search: {result.stuck}", markup=False)
         elif result.solved and not hint:
-            sizes = [s.size for s in result.steps]
-            out_console.print(f"solved in {len(sizes)} steps; largest reason "
-                              f"{max(sizes, default=0)} groups ({seconds:.1f} s)", markup=False)
+            feats = step_features(result.steps)
+            out_console.print(f"solved in {len(result.steps)} steps; largest reason "
+                              f"{feats['step_max_size']:.0f} groups, mean "
+                              f"{feats['step_mean_size']:.2f}; step rating {score(feats):.2f} "
+                              f"({seconds:.1f} s)", markup=False)
         elif result.solved:
             out_console.print("already solved", markup=False)
     if stuck:
