@@ -94,7 +94,15 @@ class Explainer:
         background: list[int] = []
         for k, g in flat.group_of.items():
             (background if g is None else self._items.setdefault(g, [])).append(k)
-        self._background = _components(background, flat.refs)
+        # Background: the definition of each introduced variable, and the other items.
+        self._definition: dict[str, list[int]] = {}
+        self._plain: dict[str, list[int]] = {}
+        for k in background:
+            if k in flat.defines:
+                self._definition.setdefault(flat.defines[k], []).append(k)
+            else:
+                for v in flat.refs[k]:
+                    self._plain.setdefault(v, []).append(k)
         self._square_of = square_of = {name: x for x, name in enumerate(flat.squares)}
         self._vars: dict[int, set[str]] = {}
         self._scope: dict[int, tuple[int, ...]] = {}
@@ -133,26 +141,32 @@ class Explainer:
 
     # -- the models of group sets -----------------------------------------------------------
     def _reach(self, g: int) -> set[str]:
-        out = set(self._vars[g])
-        for comp_vars, _ in self._background_of(self._vars[g]):
-            out |= comp_vars
-        return out
+        return self._closure(self._vars[g])[0]
 
-    def _background_of(self, names: set[str]):
-        seen = set()
-        for v in names:
-            comp = self._background.get(v)
-            if comp is not None and id(comp) not in seen:
-                seen.add(id(comp))
-                yield comp
+    def _closure(self, names: set[str]) -> tuple[set[str], list[int]]:
+        """The variables and background items a set of groups brings in: the definitions
+        of the variables they use, recursively (what MiniZinc would generate for those
+        groups alone), and the other background items on those variables."""
+        reach, items, seen = set(names), [], set()
+        todo = list(names)
+        while todo:
+            v = todo.pop()
+            for k in self._definition.get(v, []) + self._plain.get(v, []):
+                if k not in seen:
+                    seen.add(k)
+                    items.append(k)
+                    new = self.flat.refs[k] - reach
+                    reach |= new
+                    # A plain item's other variables bring their definitions, not more.
+                    todo.extend(new if k in self.flat.defines else
+                                [u for u in new if u in self._definition])
+        return reach, items
 
     def _model(self, groups: frozenset[int]) -> GroupModel:
         if groups not in self._models:
             items = [k for g in sorted(groups) for k in self._items.get(g, [])]
-            reach = set().union(*(self._vars[g] for g in groups))
-            for comp_vars, comp_items in list(self._background_of(reach)):
-                items += comp_items
-                reach |= comp_vars
+            reach, extra = self._closure(set().union(*(self._vars[g] for g in groups)))
+            items += extra
             squares = sorted(self._square_of[v] for v in reach if v in self._square_of)
             if len(groups) == len(self.names):  # the whole model: every square
                 squares = list(range(len(self.flat.squares)))
@@ -412,32 +426,3 @@ def _shape(ptype, params, n: int) -> tuple[int, int]:
     except Exception:  # noqa: BLE001 - a name is only a name
         return 0, n
     return (rows, cols) if rows * cols == n else (0, n)
-
-
-def _components(items: list[int], refs: dict[int, set[str]]) -> dict[str, tuple[set[str], list[int]]]:
-    """Background items joined by shared variables: each variable's component (its
-    variables and items)."""
-    parent: dict[str, str] = {}
-
-    def find(v: str) -> str:
-        while parent.setdefault(v, v) != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-    for k in items:
-        vs = sorted(refs[k])
-        for a, b in zip(vs, vs[1:]):
-            parent[find(a)] = find(b)
-    comps: dict[str, tuple[set[str], list[int]]] = {}
-    for k in items:
-        for v in refs[k]:
-            root = find(v)
-            comps.setdefault(root, (set(), []))
-    for k in items:
-        vs = refs[k]
-        if not vs:
-            continue
-        root = find(next(iter(vs)))
-        comps[root][1].append(k)
-        comps[root][0].update(vs)
-    return {v: comps[find(v)] for k in items for v in refs[k]}

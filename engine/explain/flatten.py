@@ -51,11 +51,17 @@ class Flattened:
         self.refs: dict[int, set[str]] = {}
         #: ... and the names it uses (arrays by their own name).
         self.uses: dict[int, set[str]] = {}
+        #: The variable each defining constraint item defines.
+        self.defines: dict[int, str] = {}
         for k in self.group_of:
             names: set[str] = set()
             _idents(self.items[k].value, names)
             self.uses[k] = names
             self.refs[k] = {e for n in names for e in arrays.get(n, [n])}
+            for ann in self.items[k].anns:
+                if isinstance(ann, cpsat.Call) and ann.name == "defines_var" and ann.args \
+                        and isinstance(ann.args[0], cpsat.Ident):
+                    self.defines[k] = ann.args[0].name
 
 
 def groups_of(ptype, params, instance) -> ConstraintGroups | None:
