@@ -264,14 +264,24 @@ class Explainer:
 
     def mus_groups(self, fact: Fact) -> frozenset[int] | None:
         """Deletion-based: a subset-minimal set of groups that forces ``fact`` with every
-        known fact, groups far from its square tried first; None when all do not."""
+        known fact; None when all the groups do not. Groups are tried for deletion
+        farthest first (by steps through groups that share a variable, from those on the
+        square), so that what is left is near the square."""
         every = frozenset(range(len(self.names)))
-        near = {g for g in every if fact.square in self._scope[g]}
-        order = sorted(every, key=lambda g: (g in near, g))
-        keep = set(every)
-        if self._forces(frozenset(keep), fact) is not True:
+        if not self._forces(every, fact):
             return None
-        for g in order:
+        distance = {g: 0 for g in every if fact.square in self._scope[g]}
+        frontier = list(distance)
+        while frontier:
+            nxt = []
+            for g in frontier:
+                for h in self._adjacent[g]:
+                    if h not in distance:
+                        distance[h] = distance[g] + 1
+                        nxt.append(h)
+            frontier = nxt
+        keep = set(every)
+        for g in sorted(every, key=lambda g: (-distance.get(g, len(every)), g)):
             trial = frozenset(keep - {g})
             if trial and self._forces(trial, fact):
                 keep = set(trial)
@@ -350,25 +360,33 @@ class Explainer:
         return Step(fact, gs, tuple(self.names[g] for g in gs), reason)
 
     def _fallback(self, open_: list[int], reasons: bool) -> tuple[list[Step], str | None]:
-        best: Step | None = None
-        for x in sorted(open_, key=lambda x: (len(self.domains[x]), x))[:self.fallback_squares]:
-            fact = Fact(x, self.solution[x], True)
-            groups = self.mus_groups(fact)
-            if groups is None:
-                continue
-            if best is None or len(groups) < best.size:
-                best = self._step(groups, fact, reasons)
+        """Past ``exact``: for the squares with the fewest values left, their value and each
+        value ruled out, a subset-minimal reason each; the smallest wins (a square's value
+        on a tie)."""
+        best: tuple[int, int, frozenset[int], Fact] | None = None
+        squares = sorted(open_, key=lambda x: (len(self.domains[x]), x))[:self.fallback_squares]
+        for x in squares:
+            facts = [Fact(x, self.solution[x], True)]
+            facts += [Fact(x, w, False) for w in sorted(self.domains[x] - {self.solution[x]})]
+            for fact in facts:
+                groups = self.mus_groups(fact)
+                if groups is not None and (best is None or (len(groups), not fact.equal) < best[:2]):
+                    best = (len(groups), not fact.equal, groups, fact)
         if best is None:
-            # No square is forced by every group: look for any value ruled out at all.
+            # No square near the end is forced: look for any value ruled out at all.
             for x in open_:
                 for w in sorted(self.domains[x] - {self.solution[x]}):
                     groups = self.mus_groups(Fact(x, w, False))
                     if groups is not None:
-                        return [self._step(groups, Fact(x, w, False), reasons)], None
+                        best = (len(groups), True, groups, Fact(x, w, False))
+                        break
+                if best is not None:
+                    break
+        if best is None:
             return [], "no step is forced: the puzzle needs search (it has more than one solution from here)"
-        if self.max_size is not None and best.size > self.max_size:
+        if self.max_size is not None and best[0] > self.max_size:
             return [], f"no step has a reason of at most {self.max_size} groups"
-        return [best], None
+        return [self._step(best[2], best[3], reasons)], None
 
     def apply(self, step: Step) -> None:
         f = step.fact
