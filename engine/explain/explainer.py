@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import PuzzleInputError
@@ -80,7 +80,6 @@ class Explainer:
         self.ptype, self.params = ptype, params
         self.exact, self.max_size, self.fallback_squares = exact, max_size, fallback_squares
         board = tuple(instance)
-        fixed = engine_structure(engine, ptype, params, board)
         groups = groups_of(ptype, params, board)
         self.flat: Flattened = flatten(ptype, params, squares_data(engine, ptype, params, board),
                                        groups)
@@ -112,7 +111,7 @@ class Explainer:
             self._scope[g] = tuple(sorted(square_of[v] for v in names if v in square_of))
         self._adjacent = {g: {h for h in self._vars if h != g and self._reach(g) & self._reach(h)}
                           for g in self._vars}
-        self._models: dict[frozenset[int], tuple[GroupModel, tuple[int, ...]]] = {}
+        self._models: dict[frozenset[int], GroupModel] = {}
         self._implied: dict[Any, list[tuple[int, int]]] = {}
         self._solutions: dict[frozenset[int], list[tuple[tuple[int, int], ...]]] = {}
         self.checks = 0
@@ -127,7 +126,6 @@ class Explainer:
                                            "model does not allow there")
                 self.domains[x] = {v}
                 self.known[x] = True
-        self.structure = fixed
         answer = self._check(whole, [whole.indicator(g) for g in whole.indicators]
                              + self._fact_literals(whole, range(n)))
         if not answer.sat:
@@ -319,10 +317,9 @@ class Explainer:
     def _open(self) -> list[int]:
         return [x for x in range(len(self.domains)) if len(self.domains[x]) > 1]
 
-    def next_steps(self, reasons: bool = True) -> tuple[list[Step], str | None]:
-        """The steps of the next round (all of the smallest size), or ``([], why)``.
-        Without ``reasons`` a step's facts are left out (``None``): the rating needs only
-        the groups, and minimising the facts is half the work."""
+    def next_steps(self) -> tuple[list[Step], str | None]:
+        """The steps of the next round (all of the smallest size), or ``([], why)``, their
+        facts not yet found (``None``; ``with_reason`` finds them)."""
         open_ = self._open()
         if not open_:
             return [], None
@@ -337,13 +334,12 @@ class Explainer:
                     if found[x][0] == s:
                         found[x][1].add(w)
             if found:
-                return self._steps(found, reasons), None
+                return self._steps(found), None
         if self.max_size is not None and self.max_size <= self.exact:
             return [], f"no step has a reason of at most {self.max_size} groups"
-        return self._fallback(open_, reasons)
+        return self._fallback(open_)
 
-    def _steps(self, found: dict[int, tuple[frozenset[int], set[int]]], reasons: bool
-               ) -> list[Step]:
+    def _steps(self, found: dict[int, tuple[frozenset[int], set[int]]]) -> list[Step]:
         steps = []
         for x in sorted(found, key=lambda x: (len(self.domains[x] - found[x][1]) != 1, x)):
             groups, ruled = found[x]
@@ -351,15 +347,21 @@ class Explainer:
             facts = [Fact(x, next(iter(left)), True)] if len(left) == 1 else \
                 [Fact(x, w, False) for w in sorted(ruled)]
             for fact in facts:
-                steps.append(self._step(groups, fact, reasons))
+                steps.append(self._step(groups, fact))
         return steps
 
-    def _step(self, groups: frozenset[int], fact: Fact, reasons: bool = True) -> Step:
-        reason = self.reason_facts(groups, fact) if reasons else None
+    def _step(self, groups: frozenset[int], fact: Fact) -> Step:
         gs = tuple(sorted(groups))
-        return Step(fact, gs, tuple(self.names[g] for g in gs), reason)
+        return Step(fact, gs, tuple(self.names[g] for g in gs), None)
 
-    def _fallback(self, open_: list[int], reasons: bool) -> tuple[list[Step], str | None]:
+    def with_reason(self, step: Step) -> Step:
+        """``step`` with the facts of its reason, from the facts known now (which must be
+        those of the round that found it)."""
+        if step.facts is not None:
+            return step
+        return replace(step, facts=self.reason_facts(frozenset(step.groups), step.fact))
+
+    def _fallback(self, open_: list[int]) -> tuple[list[Step], str | None]:
         """Past ``exact``: for the squares with the fewest values left, their value and each
         value ruled out, a subset-minimal reason each; the smallest wins (a square's value
         on a tie)."""
@@ -386,7 +388,7 @@ class Explainer:
             return [], "no step is forced: the puzzle needs search (it has more than one solution from here)"
         if self.max_size is not None and best[0] > self.max_size:
             return [], f"no step has a reason of at most {self.max_size} groups"
-        return [self._step(best[2], best[3], reasons)], None
+        return [self._step(best[2], best[3])], None
 
     def apply(self, step: Step) -> None:
         f = step.fact
@@ -414,25 +416,19 @@ class Explainer:
             steps = self._singles()
             why = None
             if not steps:
-                steps, why = self.next_steps(reasons)
+                steps, why = self.next_steps()
             if not steps:
                 out.stuck = why
                 break
-            for step in steps[:None if limit is None else limit - len(out.steps)]:
+            steps = steps[:None if limit is None else limit - len(out.steps)]
+            if reasons:  # before any is applied: each reason is of the round's facts
+                steps = [self.with_reason(step) for step in steps]
+            for step in steps:
                 out.steps.append(step)
                 self.apply(step)
         out.solved = all(self.known)
         out.checks = self.checks
         return out
-
-
-def engine_structure(engine, ptype, params, board) -> frozenset[int]:
-    from ..hookspecs import Emptying
-    if isinstance(ptype, Emptying):
-        from .. import calls
-        value = calls.call(ptype, "structure", params=params, board=board)
-        return frozenset(value)
-    return frozenset()
 
 
 def _shape(ptype, params, n: int) -> tuple[int, int]:
