@@ -168,7 +168,10 @@ class Explainer:
             squares = sorted(self._square_of[v] for v in reach if v in self._square_of)
             if len(groups) == len(self.names):  # the whole model: every square
                 squares = list(range(len(self.flat.squares)))
-            self._models[groups] = GroupModel(self.flat, items, squares, self.ptype.name)
+            # Only the whole model switches groups on and off (for MUS extraction); the
+            # model of a set of groups has them always on.
+            self._models[groups] = GroupModel(self.flat, items, squares, self.ptype.name,
+                                              switchable=len(groups) == len(self.names))
         return self._models[groups]
 
     def _check(self, model: GroupModel, assumptions, want_core=False):
