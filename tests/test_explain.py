@@ -7,6 +7,7 @@ reason must force the step (no solution with the step negated) and be subset-min
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 
 import pytest
 from typer.testing import CliRunner
@@ -171,6 +172,8 @@ def test_cli_explain_hint_and_errors():
         assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
     out = _cli("hint", "combination", "1 rook a: ..")
     assert out.returncode == 2 and "cannot be explained" in out.stderr
+    # MiniZinc's symbol table (--keep-paths) goes to a temporary folder, not the package.
+    assert not [p.name for p in files("puzzle_engine_models").iterdir() if p.name.endswith(".paths")]
 
 
 @pytest.mark.fast

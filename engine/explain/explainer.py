@@ -269,7 +269,8 @@ class Explainer:
         farthest first (by steps through groups that share a variable, from those on the
         square), so that what is left is near the square."""
         every = frozenset(range(len(self.names)))
-        if not self._forces(every, fact):
+        core = self._forces(every, fact)
+        if core is None:
             return None
         distance = {g: 0 for g in every if fact.square in self._scope[g]}
         frontier = list(distance)
@@ -281,26 +282,39 @@ class Explainer:
                         distance[h] = distance[g] + 1
                         nxt.append(h)
             frontier = nxt
-        keep = set(every)
+        keep = set(core)  # clause-set refinement: what the solver's core used
         for g in sorted(every, key=lambda g: (-distance.get(g, len(every)), g)):
+            if g not in keep:
+                continue
             trial = frozenset(keep - {g})
-            if trial and self._forces(trial, fact):
-                keep = set(trial)
+            found = self._forces(trial, fact) if trial else None
+            if found is not None:
+                keep = set(found)
         return frozenset(keep)
 
-    def _forces(self, groups: frozenset[int], fact: Fact) -> bool:
-        model = self._model(groups) if len(groups) <= 6 or len(groups) == len(self.names) \
-            else self._model(frozenset(range(len(self.names))))
-        on = [model.indicator(g) for g in groups if g in model.indicators]
+    def _forces(self, groups: frozenset[int], fact: Fact) -> frozenset[int] | None:
+        """Whether ``groups`` force ``fact`` with every known fact: ``None`` if not, else
+        the groups the solver's core used (all of them, on the model of a small set)."""
+        whole = frozenset(range(len(self.names)))
+        model = self._model(groups if len(groups) <= 6 else whole)
+        on = [g for g in sorted(groups) if g in model.indicators]
         if fact.square not in model.domains:
-            return False
-        lits = on + [self._negation(model, fact)] + self._fact_literals(
-            model, [x for x in model.squares if x != fact.square] +
-            ([fact.square] if not fact.equal else []))
+            return None
+        lits = [model.indicator(g) for g in on] + [self._negation(model, fact)]
+        lits += self._fact_literals(model, [x for x in model.squares if x != fact.square] +
+                                    ([fact.square] if not fact.equal else []))
         if fact.equal:
             lits += [model.literal(fact.square, w).Not()
                      for w in self._all_values(fact.square) - self.domains[fact.square]]
-        return not self._check(model, lits).sat
+        answer = self._check(model, lits, want_core=bool(on))
+        if answer.sat:
+            return None
+        if not on:
+            return groups
+        used = frozenset(on[i] for i in answer.core if i < len(on))
+        # A group that is not in the core is not needed; groups without constraints of
+        # their own in this model (none here) would not be in it either.
+        return used | (groups - set(model.indicators))
 
     # -- rounds -------------------------------------------------------------------------------
     def _sets(self, k: int) -> Iterator[frozenset[int]]:

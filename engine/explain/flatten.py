@@ -95,7 +95,10 @@ def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | N
             data = {**data, **groups.data}
         (tmp / "data.json").write_text(json.dumps(dict(data)))
         fzn = tmp / "model.fzn"
+        # --keep-paths also writes a symbol table, by default next to the first model
+        # file (inside the installed package): into the temporary folder instead.
         proc = processes.run_minizinc([_minizinc_binary(), "--solver", info.id, "--keep-paths",
+                                       "--output-paths-to-file", str(tmp / "model.paths"),
                                        "-c", *files, str(tmp / "data.json"),
                                        "--fzn", str(fzn), "--ozn", "/dev/null"])
         if proc.returncode != 0:
