@@ -39,7 +39,11 @@ def read(features: Path, steps: Path):
     head = lines[0]
     table = {r["puzzle"]: r for r in csv.DictReader(lines[1:])}
     names = [f for f in csv.DictReader(lines[1:]).fieldnames if f not in ("puzzle", "label", "rating")]
-    rows = [r for r in csv.DictReader(steps.open()) if r["puzzle"] in table]
+    rows, seen = [], set()
+    for r in csv.DictReader(steps.open()):  # the first row of a puzzle (two runs may overlap)
+        if r["puzzle"] in table and r["puzzle"] not in seen:
+            seen.add(r["puzzle"])
+            rows.append(r)
     G = np.array([[float(table[r["puzzle"]][n]) for n in names] for r in rows])
     step_rows = [step_features(steps_of(r["steps"]), r["solved"] == "1") for r in rows]
     step_names = list(step_rows[0])
@@ -61,6 +65,16 @@ def cv_level(X, y, seed=0):
         classes = [order[c] for c in model.classes_]
         expected[test] = model.predict_proba(X[test]) @ np.array(classes, float)
     return pred, expected
+
+
+def cv_regression(X, rating, y, seed=0):
+    """Cross-validated predictions of the rating (folds stratified by label)."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    out = np.zeros(len(rating))
+    for train, test in StratifiedKFold(5, shuffle=True, random_state=seed).split(X, y):
+        model = HistGradientBoostingRegressor(random_state=seed).fit(X[train], rating[train])
+        out[test] = model.predict(X[test])
+    return out
 
 
 def main() -> None:
@@ -93,6 +107,12 @@ def main() -> None:
         level = np.array([LABELS.index(p) for p in pred], float)
         print(f"| {title} | {np.mean(pred == y):.3f} | {spearmanr(level, rating)[0]:.3f} | "
               f"{spearmanr(expected, rating)[0]:.3f} | {spearmanr(expected, qq)[0]:.3f} |")
+    print("\nA rating learnt from the SE rating itself (gradient-boosted trees, 5-fold: each "
+          "puzzle rated by a model that never saw it):\n")
+    print("| features | rho with the SE rating | rho with QQWing's label |\n| --- | --- | --- |")
+    for title, X in (("the grader's", G), ("steps only", S), ("the grader's + steps", both)):
+        rated = cv_regression(X, rating, y)
+        print(f"| {title} | {spearmanr(rated, rating)[0]:.3f} | {spearmanr(rated, qq)[0]:.3f} |")
     if args.save:
         import json
         signature = {**json.loads(head[len("# grading: "):]), "steps": True}
