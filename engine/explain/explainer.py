@@ -10,26 +10,28 @@ is a square with one value left. For k groups up to ``exact`` (default 2), every
 set of k groups is tried (connected: each shares a variable with another; a reason that
 is not connected has a part it does not need), so a step found at size k has no reason
 with fewer groups: the size is the least possible. A set's forced facts are found by
-solution support: a solution of the set's part of the model rules out each (square,
-value) it shows; every candidate it does not show is tried alone, as an assumption, and
-forced when it has no solution. Results are cached by the set of groups and the facts in
+solution support: a solution of the set's part of the model shows one value per square;
+the explainer asks for a solution showing any (square, value) still open that none has
+shown yet (one clause over their literals) until there is none: every one left is then
+forced out. The set's earlier solutions count while they keep to the facts. Results are cached by the set of groups and the facts in
 its scope, so a round redoes only the sets around the squares the last round changed.
 
-Past ``exact``, a step's groups come from *deletion-based* MUS extraction over all groups
-(each group dropped in turn, kept only when the rest let the negation through), ordered
-so that groups far from the square go first, for a few of the squares with the fewest
-values left; the smallest wins. That reason is subset-minimal, not always the least.
+Past ``exact``, a step's groups come from *deletion-based* MUS extraction over all groups,
+for the squares with the fewest values left (their value, and each value ruled out):
+starting from the groups in the solver's unsatisfiable core, each group is dropped in
+turn and stays dropped when the rest still force the step, farthest from the square
+first, and the set shrinks to each new core (clause-set refinement). The smallest wins.
+That reason is subset-minimal, not always the least.
 
-A reason's facts are made subset-minimal the same way, starting from the solver's
-unsatisfiable core (deletion with clause-set refinement). All the steps of the smallest
-size found in a round are applied before the next round.
+A reason's facts are made subset-minimal the same way. They are found only for the steps
+given out, from the facts of the round that found them. All the steps of the smallest size
+found in a round are applied before the next round.
 
 A puzzle with no forced fact (more than one solution from here) is reported as needing
 search; so is one whose next step needs more than ``max_size`` groups, when that is set.
 """
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
