@@ -12,8 +12,8 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 hookimpl = pluggy.HookimplMarker("puzzle_engine")
 
-from .types import (Board, Complexity, Param, Parsed, PropagationLevel,  # noqa: E402
-                    Status, Transformation)
+from .types import (Board, Complexity, ConstraintGroup, ConstraintGroups,  # noqa: E402
+                    Param, Parsed, PropagationLevel, Status, Transformation)
 from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
 from .hookspecs import (CONTRACT_VERSION, Emptying, Growing, OwnGenerator,  # noqa: E402
                         PuzzleType)
@@ -24,6 +24,8 @@ __all__ = [
     "Board",
     "CONTRACT_VERSION",
     "Complexity",
+    "ConstraintGroup",
+    "ConstraintGroups",
     "Emptying",
     "GridPuzzle",
     "Growing",

@@ -54,8 +54,8 @@ from typing import Any, ClassVar
 import pluggy
 
 from .errors import PuzzleInputError
-from .types import (Complexity, Param, Parsed, PropagationLevel, Transformation, as_tuples,
-                    flatten)
+from .types import (Complexity, ConstraintGroups, Param, Parsed, PropagationLevel,
+                    Transformation, as_tuples, flatten)
 
 #: The contract this engine speaks. A plugin declares the one it was written for as
 #: ``PUZZLE_ENGINE_CONTRACT`` (a module or object attribute); any other is refused.
@@ -274,6 +274,20 @@ class PuzzleType:
         rule the page highlights by (every symbol once per unit, region sizes, against the
         solution, or the type's own JavaScript). ``solution`` is the puzzle's solution.
         Default ``None``: no play page."""
+        return None
+
+    # -- explanations ------------------------------------------------------------------------
+    def constraint_groups(self, params: Mapping[str, Any], instance: Instance
+                          ) -> ConstraintGroups | None:
+        """The rules cut into groups a person can name, for the explainer (``puzzle-engine
+        explain``, ``hint``): ``ConstraintGroups(groups, data)``, each group a
+        ``ConstraintGroup(name, constraint)`` with a human name ("row 3", "box 2,1", "the
+        region of r2c5") and a MiniZinc Boolean expression over the model's variables.
+        ``data`` is merged into the model's data and must turn the model's own copy of
+        the grouped rules off; the groups together must then have exactly the model's
+        solutions. A reason is a smallest set of groups (with givens and earlier steps)
+        that forces a step, and its size is its number of groups. Default ``None``: the
+        model's constraints are one group, "the rules"."""
         return None
 
     # -- grading -----------------------------------------------------------------------------

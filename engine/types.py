@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -108,3 +108,25 @@ class PropagationLevel:
     name: str
     data: Mapping[str, Any]
     description: str = ""
+
+
+@dataclass(frozen=True)
+class ConstraintGroup:
+    """One group of a type's rules, as the explainer names it in a reason
+    (``PuzzleType.constraint_groups``): ``name`` is for a person ("row 3", "box 2,1"),
+    ``constraint`` a MiniZinc Boolean expression over the model's variables (usually a call
+    of a predicate the model defines, e.g. ``unit_rule(3)``)."""
+
+    name: str
+    constraint: str
+
+
+@dataclass(frozen=True)
+class ConstraintGroups:
+    """What ``PuzzleType.constraint_groups`` returns: the groups, which together are the
+    rules, and ``data`` merged into the model's data to turn the model's own copy of those
+    rules off (as a ``PropagationLevel`` does), so that each rule holds only while its group
+    is switched on."""
+
+    groups: tuple[ConstraintGroup, ...]
+    data: Mapping[str, Any] = field(default_factory=dict)

@@ -28,6 +28,8 @@ GradeSeedOpt = Annotated[int, typer.Option("--grade-seed", help="Seed of the ran
 StrengthenOpt = Annotated[bool, typer.Option("--strengthen/--no-strengthen", help="Run the "
                           "strengthened pass (SAC probing + implied constraints) first.")]
 JobsOpt = Annotated[int, typer.Option("--jobs", help="Solver processes at once.")]
+StepsOpt = Annotated[bool, typer.Option("--steps/--no-steps", help="Also explain each puzzle "
+                     "and add the step rating (largest and mean reason size...) to the features.")]
 GradeSolverOpt = Annotated[Optional[str], typer.Option("--solver", help="Solver to grade with "
                            "(default gecode for the multiple method: node counts of solvers "
                            "that learn, like Chuffed, measure something else; the type's own "
@@ -35,7 +37,7 @@ GradeSolverOpt = Annotated[Optional[str], typer.Option("--solver", help="Solver 
 
 
 def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, strengthen, jobs,
-             source=None):
+             source=None, steps=False):
     """The grading engine, puzzle type, puzzle options and grading options (and INPUT,
     with ``source``: see ``_input_and_params``)."""
     from ..grading import GradeOptions
@@ -50,7 +52,7 @@ def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, 
     default = "gecode" if ptype.grader == "multiple" else None
     engine = _engine(host, ptype, solver or default, config, time_limit)
     options = GradeOptions(runs=runs, cutoff=cutoff, seed=grade_seed, strengthen=strengthen,
-                           jobs=jobs)
+                           jobs=jobs, steps=steps)
     options.check()
     return engine, ptype, raw, options, source
 
@@ -60,14 +62,15 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
           config: ConfigOpt = None, time_limit: TimeOpt = None,
           fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
           model: ModelOpt = None, runs: RunsOpt = 50, cutoff: CutoffOpt = 500.0,
-          grade_seed: GradeSeedOpt = 0, strengthen: StrengthenOpt = True, jobs: JobsOpt = 2):
+          grade_seed: GradeSeedOpt = 0, strengthen: StrengthenOpt = True, jobs: JobsOpt = 2,
+          steps: StepsOpt = False):
     """Grade puzzles: mean search nodes over random orders, and the level from each grader."""
     with _errors():
         if fmt not in ("text", "json"):
             raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
         engine, ptype, raw, options, source = _grading(ctx, puzzle, solver, config, time_limit,
                                                        runs, cutoff, grade_seed, strengthen, jobs,
-                                                       source)
+                                                       source, steps)
         graders: dict[str, Any] = {}     # per puzzle parameters (JSON input may mix them)
         models: dict[str, Any] = {}         # the level model checked for those parameters
         try:
@@ -112,6 +115,11 @@ def _print_grade(g, levels, fmt: str) -> None:
     if g.levels:
         lines.append("solved by propagation alone at: " + ", ".join(
             f"{name} {'yes' if lv.root else 'no'}" for name, lv in g.levels.items()))
+    if g.step_features:
+        from ..explain.rating import score
+        sf = g.step_features
+        lines.append(f"steps: {sf['step_count']:.0f}, largest reason {sf['step_max_size']:.0f} "
+                     f"groups, mean {sf['step_mean_size']:.2f}; step rating {score(sf):.2f}")
     if levels:
         lines.append(f"level (thresholds on ln nodes): {levels['thresholds']}")
         probs = ", ".join(f"{k} {v:.2f}" for k, v in levels["probabilities"].items())
@@ -130,7 +138,7 @@ def train(ctx: typer.Context, puzzle: str,
                               "it (default: OUT with .features.csv).")] = None,
           solver: GradeSolverOpt = None, config: ConfigOpt = None, time_limit: TimeOpt = None,
           runs: RunsOpt = 50, cutoff: CutoffOpt = 500.0, grade_seed: GradeSeedOpt = 0,
-          strengthen: StrengthenOpt = True, jobs: JobsOpt = 2,
+          strengthen: StrengthenOpt = True, jobs: JobsOpt = 2, steps: StepsOpt = False,
           per_label: Annotated[Optional[int], typer.Option("--per-label", help="Use only the "
                                "first N puzzles of each label.")] = None):
     """Fit difficulty levels from labelled puzzles: thresholds on ln(mean nodes) and an SVM."""
@@ -139,7 +147,7 @@ def train(ctx: typer.Context, puzzle: str,
                                   measure, read_labelled)
     with _errors():
         engine, ptype, raw, options, _ = _grading(ctx, puzzle, solver, config, time_limit, runs,
-                                                  cutoff, grade_seed, strengthen, jobs)
+                                                  cutoff, grade_seed, strengthen, jobs, steps=steps)
         if per_label is not None and per_label < 1:
             raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
         out = out or Path(f"{ptype.name}-levels.skops")

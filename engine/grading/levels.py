@@ -114,9 +114,12 @@ def first_per_label(examples: Sequence[Example], n: int) -> list[Example]:
 
 # -- the feature table (a resumable cache) ------------------------------------------------
 def grading_signature(options: GradeOptions, solver: str, puzzle: str, params: Mapping) -> dict:
-    return {"puzzle": puzzle, "params": dict(params), "solver": solver, "runs": options.runs,
-            "cutoff": options.cutoff, "seed": options.seed, "strengthen": options.strengthen,
-            "engine": __version__}
+    signature = {"puzzle": puzzle, "params": dict(params), "solver": solver,
+                 "runs": options.runs, "cutoff": options.cutoff, "seed": options.seed,
+                 "strengthen": options.strengthen, "engine": __version__}
+    if options.steps:  # only then: tables and models made before steps existed still match
+        signature["steps"] = True
+    return signature
 
 
 class FeatureTable:
@@ -401,7 +404,7 @@ class LevelModel:
     def check_compatible(self, signature: Mapping[str, Any], feature_names: Sequence[str]) -> None:
         """Refuse a model whose puzzle, grading options, solver or features differ."""
         name = self.source
-        for key in ("puzzle", "params", "solver", "runs", "cutoff", "seed", "strengthen"):
+        for key in ("puzzle", "params", "solver", "runs", "cutoff", "seed", "strengthen", "steps"):
             if self.grading.get(key) != signature.get(key):
                 raise LevelModelError(
                     f"{name} was trained with {key} {self.grading.get(key)!r}, not "
@@ -416,7 +419,7 @@ class LevelModel:
         """The grading options the model was trained with."""
         g = self.grading
         return GradeOptions(runs=g["runs"], cutoff=g["cutoff"], seed=g["seed"],
-                            strengthen=g["strengthen"], jobs=jobs)
+                            strengthen=g["strengthen"], jobs=jobs, steps=bool(g.get("steps")))
 
     def predict(self, grade: Grade) -> dict[str, Any]:
         import numpy as np

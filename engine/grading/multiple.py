@@ -21,7 +21,7 @@ import random
 import statistics
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import calls
@@ -42,6 +42,7 @@ class GradeOptions:
     seed: int = 0           # the random orders come from random.Random(seed)
     strengthen: bool = True  # False: skip pass 1, grade on the plain model only
     jobs: int = 1           # solver processes at once
+    steps: bool = False     # also explain the puzzle and add the step rating's features
 
     def check(self) -> None:
         if not 1 <= self.runs <= MAX_RUNS:
@@ -108,6 +109,7 @@ class Grade:
     solver: str
     solver_version: str
     options: GradeOptions
+    step_features: dict[str, float] = field(default_factory=dict)  # with GradeOptions.steps
 
     @property
     def mean_nodes(self) -> float:
@@ -136,7 +138,8 @@ class Grade:
         return feats
 
     def features(self) -> dict[str, float]:
-        return {"solutions": float(self.solutions), **self.plugin_features, **self.solver_features()}
+        return {"solutions": float(self.solutions), **self.plugin_features, **self.solver_features(),
+                **self.step_features}
 
     def to_json(self) -> dict[str, Any]:
         def stats(p: PassStats | None):
@@ -149,7 +152,9 @@ class Grade:
                 "levels": {k: asdict(v) for k, v in self.levels.items()},
                 "solver": self.solver, "solver_version": self.solver_version,
                 "options": {"runs": self.options.runs, "cutoff": self.options.cutoff,
-                            "seed": self.options.seed, "strengthen": self.options.strengthen}}
+                            "seed": self.options.seed, "strengthen": self.options.strengthen,
+                            "steps": self.options.steps},
+                **({"steps": self.step_features} if self.step_features else {})}
 
 
 class Grader:
@@ -176,6 +181,7 @@ class Grader:
         if self.implied is not None and not isinstance(self.implied, str):
             raise calls.bad_result("implied_constraints", ptype, self.implied, "MiniZinc code or None")
         self._pool = ThreadPoolExecutor(options.jobs) if options.jobs > 1 else None
+        self._explain_engine = None  # made for the first puzzle with GradeOptions.steps
 
     # -- models ---------------------------------------------------------------------------
     def _model(self, instance, extra_data: Mapping[str, Any] | None) -> CompiledModel:
@@ -255,7 +261,19 @@ class Grader:
         return Grade(puzzle=label, mode=mode, figure=plain or strengthened, strengthened=strengthened,
                      plain=plain, levels=levels, solutions=1, solution=solution,
                      plugin_features=dict(feats), solver=info.id, solver_version=info.version,
-                     options=opts)
+                     options=opts, step_features=self._steps(instance) if opts.steps else {})
+
+    def _steps(self, instance) -> dict[str, float]:
+        """The step rating's features (``puzzle_engine.explain.rating``): the explainer
+        runs in this process on CP-SAT, whatever the grading solver."""
+        from ..explain.rating import step_features
+        from ..explain.report import explainer
+        if self._explain_engine is None:
+            from ..engine import Engine
+            from ..solving.backend import Backend
+            self._explain_engine = Engine(self.engine.host, Backend("cp-sat"))
+        result = explainer(self._explain_engine, self.ptype, self.params, instance).run(reasons=False)
+        return step_features(result.steps, result.solved)
 
     def nodes(self, instance, runs: int) -> float:
         """The mean search nodes to a first solution over ``runs`` random orders, on the

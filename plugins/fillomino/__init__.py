@@ -6,7 +6,7 @@ from importlib.resources import files
 from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
 from puzzle_engine.grid import board_images
 
-from . import deduce, drawing, logic
+from . import deduce, drawing, groups, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -134,6 +134,9 @@ class Fillomino(GridPuzzle):
         bound = min(rows * cols, -(-logic.value_bound(board, rows, cols) // 4) * 4)
         return _data(rows, cols, (0,) * (rows * cols), bound, solver)
 
+    def constraint_groups(self, params, instance):
+        return groups.constraint_groups(instance, *self.shape(params))
+
     def parse(self, params, text):
         canonical, board = logic.parse(text, params)
         return Parsed(canonical, board)
@@ -159,7 +162,7 @@ def _note(checker, label):
 def _data(rows, cols, board, maxv, solver):
     # The costly implied constraints only for solvers that do not learn (see the model).
     implied = solver is None or "lcg" not in solver.tags
-    return {"R": rows, "C": cols, "maxv": maxv, "implied": implied,
+    return {"R": rows, "C": cols, "maxv": maxv, "implied": implied, "grouped": False,
             "givens": GridPuzzle.rows(board, cols)}
 
 

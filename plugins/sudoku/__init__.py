@@ -3,7 +3,7 @@ from importlib.resources import files
 
 from puzzle_engine import GridPuzzle, Param, Parsed, PropagationLevel, Transformation, hookimpl
 
-from . import canonical, drawing, logic
+from . import canonical, drawing, groups, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -63,6 +63,9 @@ class Sudoku(GridPuzzle):
 
     def features(self, params, instance, solution, checker):
         return logic.features(instance, *logic.dims(params))
+
+    def constraint_groups(self, params, instance):
+        return groups.constraint_groups(*logic.dims(params))
 
     def propagation_levels(self, params):
         return LEVELS

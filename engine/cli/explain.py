@@ -1,0 +1,97 @@
+"""``puzzle-engine explain`` and ``hint``: the steps a person can take through a puzzle,
+each with the smallest reason found (``puzzle_engine.explain``)."""
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import PuzzleInputError
+from ..explain import report
+from ..explain.rating import score, step_features
+from ..inputs import load_puzzles
+from . import app
+from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, _engine, _errors, _host,
+                     _input_and_params, err_console, out_console)
+
+StepsOpt = Annotated[Optional[int], typer.Option("--steps", help="Stop after N steps "
+                     "(default: until solved).")]
+ExplainFormatOpt = Annotated[str, typer.Option("--format", help="text (one line per step) "
+                             "or json (one JSON record per puzzle).")]
+ExactOpt = Annotated[int, typer.Option("--exact", help="Try every connected set of up to K "
+                     "groups, so that reasons of up to K groups are the smallest there are; "
+                     "larger ones are subset-minimal.")]
+MaxSizeOpt = Annotated[Optional[int], typer.Option("--max-size", help="Stop, as needing "
+                       "search, at a step whose reason needs more than K groups.")]
+
+
+def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -> None:
+    if fmt not in ("text", "json"):
+        raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
+    for name, value, least in (("--steps", limit, 1), ("--exact", exact, 1),
+                               ("--max-size", max_size, 0)):
+        if value is not None and value < least:
+            raise PuzzleInputError(f"bad {name} {value}: expected a whole number from {least}")
+    host = _host()
+    ptype = host.get_type(puzzle)
+    report.check_explainable(ptype)
+    source, raw = _input_and_params(ptype, source, ctx)
+    engine = _engine(host, ptype, "cp-sat", config, None)
+    stuck = False
+    for number, parsed in enumerate(load_puzzles(ptype, raw, source)):
+        start = time.perf_counter()
+        ex = report.explainer(engine, ptype, parsed.params, parsed.instance,
+                              exact=exact, max_size=max_size)
+        result = ex.run(limit=1 if hint else limit)
+        seconds = time.perf_counter() - start
+        stuck |= result.stuck is not None
+        if fmt == "json":
+            record = {"type": ptype.name, "params": parsed.params,
+                      **report.explanation_json(ex, result), "seconds": round(seconds, 3)}
+            if not hint and limit is None:  # the whole path: its step rating
+                feats = step_features(result.steps, result.solved)
+                record["rating"] = {**feats, "score": score(feats)}
+            if hint:
+                record["step"] = record["steps"][0] if record["steps"] else None
+                del record["steps"]
+            out_console.print(json.dumps(record), markup=False)
+            continue
+        if number:
+            out_console.print("")
+        width = len(str(len(result.steps)))
+        for k, step in enumerate(result.steps, 1):
+            line = report.step_text(ex, step)
+            out_console.print(line if hint else f"{k:>{width}}. {line}", markup=False)
+        if result.stuck:
+            out_console.print(f"needs search: {result.stuck}", markup=False)
+        elif result.solved and not hint:
+            feats = step_features(result.steps)
+            out_console.print(f"solved in {len(result.steps)} steps; largest reason "
+                              f"{feats['step_max_size']:.0f} groups, mean "
+                              f"{feats['step_mean_size']:.2f}; step rating {score(feats):.2f} "
+                              f"({seconds:.1f} s)", markup=False)
+        elif result.solved:
+            out_console.print("already solved", markup=False)
+    if stuck:
+        raise typer.Exit(1)
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def explain(ctx: typer.Context, puzzle: str, source: InputArg, steps: StepsOpt = None,
+            fmt: ExplainFormatOpt = "text", exact: ExactOpt = 2, max_size: MaxSizeOpt = None,
+            config: ConfigOpt = None):
+    """Explain a puzzle step by step: each step a square's value or a value ruled out,
+    with the constraint groups and earlier facts that force it. Exit status 1 when a
+    puzzle needs search (no step is forced)."""
+    with _errors():
+        _run(ctx, puzzle, source, config, fmt, steps, exact, max_size, hint=False)
+
+
+@app.command(context_settings=PLUGIN_ARGS)
+def hint(ctx: typer.Context, puzzle: str, source: InputArg, fmt: ExplainFormatOpt = "text",
+         exact: ExactOpt = 2, max_size: MaxSizeOpt = None, config: ConfigOpt = None):
+    """The next step of a puzzle, with its reason (the first step of 'explain')."""
+    with _errors():
+        _run(ctx, puzzle, source, config, fmt, None, exact, max_size, hint=True)

@@ -1,0 +1,461 @@
+"""The explainer: the next deductions of a puzzle, each with a smallest reason.
+
+A *fact* is what the player knows of a square: "x = v" (a given, or a step) or "x != v".
+A *step* is a new fact that some constraint groups, with some facts, force: the groups
+and facts together (its *reason*) have no solution with the step negated. Its size is its
+number of groups.
+
+Each round looks for the steps of the smallest size, counting up from 1: a step of size 0
+is a square with one value left. For k groups up to ``exact`` (default 2), every connected
+set of k groups is tried (connected: each shares a variable with another; a reason that
+is not connected has a part it does not need), so a step found at size k has no reason
+with fewer groups: the size is the least possible. A set's forced facts are found by
+solution support: a solution of the set's part of the model shows one value per square;
+the explainer asks for a solution showing any (square, value) still open that none has
+shown yet (one clause over their literals) until there is none: every one left is then
+forced out. The set's earlier solutions count while they keep to the facts. Results are cached by the set of groups and the facts in
+its scope, so a round redoes only the sets around the squares the last round changed.
+
+Past ``exact``, a step's groups come from *deletion-based* MUS extraction over all groups,
+for the squares with the fewest values left (their value, and each value ruled out):
+starting from the groups in the solver's unsatisfiable core, each group is dropped in
+turn and stays dropped when the rest still force the step, farthest from the square
+first, and the set shrinks to each new core (clause-set refinement). The smallest wins.
+That reason is subset-minimal, not always the least.
+
+A reason's facts are made subset-minimal the same way. They are found only for the steps
+given out, from the facts of the round that found them. All the steps of the smallest size
+found in a round are applied before the next round.
+
+A puzzle with no forced fact (more than one solution from here) is reported as needing
+search; so is one whose next step needs more than ``max_size`` groups, when that is set.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import PuzzleInputError
+from .flatten import Flattened, flatten, groups_of, squares_data
+from .model import GroupModel
+
+
+@dataclass(frozen=True)
+class Fact:
+    """``square`` (0-based, the decision array's order) is ``value`` (``equal``) or is not."""
+
+    square: int
+    value: int
+    equal: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """A deduction with its reason: the groups (indices and names) and the facts it uses."""
+
+    fact: Fact
+    groups: tuple[int, ...]
+    names: tuple[str, ...]
+    facts: tuple[Fact, ...] | None
+
+    @property
+    def size(self) -> int:
+        return len(self.groups)
+
+
+@dataclass
+class Explanation:
+    """The steps taken, whether they solve the puzzle, and if not why they stopped."""
+
+    steps: list[Step] = field(default_factory=list)
+    solved: bool = False
+    stuck: str | None = None       # why the explainer stopped short, or None
+    checks: int = 0                # solver calls made
+
+
+class Explainer:
+    """Explains one puzzle of a grid type (a flat board, 0 for empty)."""
+
+    def __init__(self, engine, ptype, params, instance: Sequence[int], exact: int = 2,
+                 max_size: int | None = None, fallback_squares: int = 4):
+        self.ptype, self.params = ptype, params
+        self.exact, self.max_size, self.fallback_squares = exact, max_size, fallback_squares
+        board = tuple(instance)
+        groups = groups_of(ptype, params, board)
+        self.flat: Flattened = flatten(ptype, params, squares_data(engine, ptype, params, board),
+                                       groups)
+        flat = self.flat
+        self.names = flat.names
+        n = len(flat.squares)
+        if n != len(board):
+            raise PuzzleInputError(f"the puzzle has {len(board)} squares, the model {n}")
+        # Which items each group has, and the background items reached through a variable.
+        self._items: dict[int, list[int]] = {}
+        background: list[int] = []
+        for k, g in flat.group_of.items():
+            (background if g is None else self._items.setdefault(g, [])).append(k)
+        # Background: the definition of each introduced variable, and the other items.
+        self._definition: dict[str, list[int]] = {}
+        self._plain: dict[str, list[int]] = {}
+        for k in background:
+            if k in flat.defines:
+                self._definition.setdefault(flat.defines[k], []).append(k)
+            else:
+                for v in flat.refs[k]:
+                    self._plain.setdefault(v, []).append(k)
+        self._square_of = square_of = {name: x for x, name in enumerate(flat.squares)}
+        self._vars: dict[int, set[str]] = {}
+        self._scope: dict[int, tuple[int, ...]] = {}
+        for g in range(len(self.names)):
+            names = set().union(*(flat.refs[k] for k in self._items.get(g, [])))
+            self._vars[g] = names
+            self._scope[g] = tuple(sorted(square_of[v] for v in names if v in square_of))
+        self._adjacent = {g: {h for h in self._vars if h != g and self._reach(g) & self._reach(h)}
+                          for g in self._vars}
+        self._models: dict[frozenset[int], GroupModel] = {}
+        self._implied: dict[Any, list[tuple[int, int]]] = {}
+        self._solutions: dict[frozenset[int], list[tuple[tuple[int, int], ...]]] = {}
+        self.checks = 0
+        # The state: each square's values left; givens and structure are known.
+        whole = self._model(frozenset(range(len(self.names))))
+        self.domains: list[set[int]] = [set(whole.domains[x]) for x in range(n)]
+        self.known: list[bool] = [False] * n
+        for x, v in enumerate(board):
+            if v:
+                if v not in self.domains[x]:
+                    raise PuzzleInputError(f"square {self.square_name(x)} holds {v}, which the "
+                                           "model does not allow there")
+                self.domains[x] = {v}
+                self.known[x] = True
+        answer = self._check(whole, [whole.indicator(g) for g in whole.indicators]
+                             + self._fact_literals(whole, range(n)))
+        if not answer.sat:
+            raise PuzzleInputError("the puzzle has no solution")
+        self.solution = tuple(answer.values[x] for x in range(n))
+
+    # -- naming ---------------------------------------------------------------------------
+    def square_name(self, x: int) -> str:
+        rows, cols = _shape(self.ptype, self.params, len(self.domains))
+        return f"r{x // cols + 1}c{x % cols + 1}" if rows else f"square {x + 1}"
+
+    # -- the models of group sets -----------------------------------------------------------
+    def _reach(self, g: int) -> set[str]:
+        return self._closure(self._vars[g])[0]
+
+    def _closure(self, names: set[str]) -> tuple[set[str], list[int]]:
+        """The variables and background items a set of groups brings in: the definitions
+        of the variables they use, recursively (what MiniZinc would generate for those
+        groups alone), and the other background items on those variables."""
+        reach, items, seen = set(names), [], set()
+        todo = list(names)
+        while todo:
+            v = todo.pop()
+            for k in self._definition.get(v, []) + self._plain.get(v, []):
+                if k not in seen:
+                    seen.add(k)
+                    items.append(k)
+                    new = self.flat.refs[k] - reach
+                    reach |= new
+                    # A plain item's other variables bring their definitions, not more.
+                    todo.extend(new if k in self.flat.defines else
+                                [u for u in new if u in self._definition])
+        return reach, items
+
+    def _model(self, groups: frozenset[int]) -> GroupModel:
+        if groups not in self._models:
+            items = [k for g in sorted(groups) for k in self._items.get(g, [])]
+            reach, extra = self._closure(set().union(*(self._vars[g] for g in groups)))
+            items += extra
+            squares = sorted(self._square_of[v] for v in reach if v in self._square_of)
+            if len(groups) == len(self.names):  # the whole model: every square
+                squares = list(range(len(self.flat.squares)))
+            # Only the whole model switches groups on and off (for MUS extraction); the
+            # model of a set of groups has them always on.
+            self._models[groups] = GroupModel(self.flat, items, squares, self.ptype.name,
+                                              switchable=len(groups) == len(self.names))
+        return self._models[groups]
+
+    def _check(self, model: GroupModel, assumptions, want_core=False):
+        self.checks += 1
+        return model.check(assumptions, want_core)
+
+    # -- facts as literals -------------------------------------------------------------------
+    def facts_of(self, squares) -> list[Fact]:
+        out = []
+        for x in squares:
+            dom = self.domains[x]
+            if len(dom) == 1:
+                out.append(Fact(x, next(iter(dom)), True))
+            else:
+                out += [Fact(x, w, False) for w in sorted(self._all_values(x) - dom)]
+        return out
+
+    def _all_values(self, x: int) -> set[int]:
+        return set(self._models[frozenset(range(len(self.names)))].domains[x])
+
+    @staticmethod
+    def _lit(model: GroupModel, fact: Fact):
+        lit = model.literal(fact.square, fact.value)
+        return lit if fact.equal else lit.Not()
+
+    def _fact_literals(self, model: GroupModel, squares) -> list[Any]:
+        return [self._lit(model, f) for f in self.facts_of(squares)]
+
+    # -- one group set ------------------------------------------------------------------------
+    def implied(self, groups: frozenset[int]) -> list[tuple[int, int]]:
+        """The (square, value) pairs that ``groups`` rule out, given the facts in their
+        scope, among the values still open."""
+        model = self._model(groups)
+        squares = model.squares
+        key = (groups, tuple(frozenset(self.domains[x]) for x in squares))
+        hit = self._implied.get(key)
+        if hit is not None:
+            return hit
+        base = [model.indicator(g) for g in groups if g in model.indicators]
+        base += self._fact_literals(model, squares)
+        answer = self._check(model, base)
+        out: list[tuple[int, int]] = []
+        if answer.sat:
+            # Solution support: ask for a solution showing any candidate not yet shown;
+            # when there is none, every one left is ruled out. The set's earlier solutions
+            # that keep to today's facts still count.
+            kept = self._solutions.setdefault(groups, [])
+            kept[:] = [sol for sol in kept if all(v in self.domains[x] for x, v in sol)]
+            kept.append(tuple(answer.values.items()))
+            supported = {pair for sol in kept for pair in sol}
+            while True:
+                left = [(x, w) for x in squares if len(self.domains[x]) > 1
+                        for w in sorted(self.domains[x]) if (x, w) not in supported]
+                if not left:
+                    break
+                self.checks += 1
+                a = model.check_any(base, [model.literal(x, w) for x, w in left])
+                if not a.sat:
+                    out = left
+                    break
+                supported |= set(a.values.items())
+                kept.append(tuple(a.values.items()))
+        self._implied[key] = out
+        return out
+
+    # -- reasons ------------------------------------------------------------------------------
+    def _negation(self, model: GroupModel, fact: Fact):
+        lit = model.literal(fact.square, fact.value)
+        return lit.Not() if fact.equal else lit
+
+    def reason_facts(self, groups: frozenset[int], fact: Fact) -> tuple[Fact, ...]:
+        """A subset-minimal set of facts that, with ``groups``, force ``fact``."""
+        model = self._model(groups)
+        on = [model.indicator(g) for g in groups if g in model.indicators]
+        facts = [f for f in self.facts_of(model.squares) if not (f.square == fact.square and f.equal)]
+        neg = self._negation(model, fact)
+        answer = self._check(model, on + [neg] + [self._lit(model, f) for f in facts], True)
+        if answer.sat:
+            raise AssertionError("a step's reason does not force it")
+        core = [facts[i - len(on) - 1] for i in answer.core if i > len(on)]
+        i = 0
+        while i < len(core):
+            trial = core[:i] + core[i + 1:]
+            a = self._check(model, on + [neg] + [self._lit(model, f) for f in trial], True)
+            if a.sat:
+                i += 1
+            else:  # refine: keep only what this core used
+                used = {k - len(on) - 1 for k in a.core if k > len(on)}
+                core = [f for k, f in enumerate(trial) if k in used or k < i]
+        return tuple(sorted(core, key=lambda f: (f.square, f.value)))
+
+    def mus_groups(self, fact: Fact) -> frozenset[int] | None:
+        """Deletion-based: a subset-minimal set of groups that forces ``fact`` with every
+        known fact; None when all the groups do not. Groups are tried for deletion
+        farthest first (by steps through groups that share a variable, from those on the
+        square), so that what is left is near the square."""
+        every = frozenset(range(len(self.names)))
+        core = self._forces(every, fact)
+        if core is None:
+            return None
+        distance = {g: 0 for g in every if fact.square in self._scope[g]}
+        frontier = list(distance)
+        while frontier:
+            nxt = []
+            for g in frontier:
+                for h in self._adjacent[g]:
+                    if h not in distance:
+                        distance[h] = distance[g] + 1
+                        nxt.append(h)
+            frontier = nxt
+        keep = set(core)  # clause-set refinement: what the solver's core used
+        for g in sorted(every, key=lambda g: (-distance.get(g, len(every)), g)):
+            if g not in keep:
+                continue
+            trial = frozenset(keep - {g})
+            found = self._forces(trial, fact) if trial else None
+            if found is not None:
+                keep = set(found)
+        return frozenset(keep)
+
+    def _forces(self, groups: frozenset[int], fact: Fact) -> frozenset[int] | None:
+        """Whether ``groups`` force ``fact`` with every known fact: ``None`` if not, else
+        the groups the solver's core used (all of them, on the model of a small set)."""
+        whole = frozenset(range(len(self.names)))
+        model = self._model(groups if len(groups) <= 6 else whole)
+        on = [g for g in sorted(groups) if g in model.indicators]
+        if fact.square not in model.domains:
+            return None
+        lits = [model.indicator(g) for g in on] + [self._negation(model, fact)]
+        lits += self._fact_literals(model, [x for x in model.squares if x != fact.square] +
+                                    ([fact.square] if not fact.equal else []))
+        if fact.equal:
+            lits += [model.literal(fact.square, w).Not()
+                     for w in self._all_values(fact.square) - self.domains[fact.square]]
+        answer = self._check(model, lits, want_core=bool(on))
+        if answer.sat:
+            return None
+        if not on:
+            return groups
+        used = frozenset(on[i] for i in answer.core if i < len(on))
+        # A group that is not in the core is not needed; groups without constraints of
+        # their own in this model (none here) would not be in it either.
+        return used | (groups - set(model.indicators))
+
+    # -- rounds -------------------------------------------------------------------------------
+    def _sets(self, k: int) -> Iterator[frozenset[int]]:
+        """Connected sets of k groups, each once."""
+        if k == 1:
+            for g in range(len(self.names)):
+                yield frozenset([g])
+            return
+        seen: set[frozenset[int]] = set()
+        for smaller in self._sets(k - 1):
+            for g in sorted(set().union(*(self._adjacent[h] for h in smaller)) - smaller):
+                s = smaller | {g}
+                if s not in seen:
+                    seen.add(s)
+                    yield s
+
+    def _open(self) -> list[int]:
+        return [x for x in range(len(self.domains)) if len(self.domains[x]) > 1]
+
+    def next_steps(self) -> tuple[list[Step], str | None]:
+        """The steps of the next round (all of the smallest size), or ``([], why)``, their
+        facts not yet found (``None``; ``with_reason`` finds them)."""
+        open_ = self._open()
+        if not open_:
+            return [], None
+        for k in range(1, self.exact + 1):
+            if self.max_size is not None and k > self.max_size:
+                break
+            found: dict[int, tuple[frozenset[int], set[int]]] = {}
+            for s in self._sets(k):
+                for x, w in self.implied(s):
+                    if x not in found:
+                        found[x] = (s, set())
+                    if found[x][0] == s:
+                        found[x][1].add(w)
+            if found:
+                return self._steps(found), None
+        if self.max_size is not None and self.max_size <= self.exact:
+            return [], f"no step has a reason of at most {self.max_size} groups"
+        return self._fallback(open_)
+
+    def _steps(self, found: dict[int, tuple[frozenset[int], set[int]]]) -> list[Step]:
+        steps = []
+        for x in sorted(found, key=lambda x: (len(self.domains[x] - found[x][1]) != 1, x)):
+            groups, ruled = found[x]
+            left = self.domains[x] - ruled
+            facts = [Fact(x, next(iter(left)), True)] if len(left) == 1 else \
+                [Fact(x, w, False) for w in sorted(ruled)]
+            for fact in facts:
+                steps.append(self._step(groups, fact))
+        return steps
+
+    def _step(self, groups: frozenset[int], fact: Fact) -> Step:
+        gs = tuple(sorted(groups))
+        return Step(fact, gs, tuple(self.names[g] for g in gs), None)
+
+    def with_reason(self, step: Step) -> Step:
+        """``step`` with the facts of its reason, from the facts known now (which must be
+        those of the round that found it)."""
+        if step.facts is not None:
+            return step
+        return replace(step, facts=self.reason_facts(frozenset(step.groups), step.fact))
+
+    def _fallback(self, open_: list[int]) -> tuple[list[Step], str | None]:
+        """Past ``exact``: for the squares with the fewest values left, their value and each
+        value ruled out, a subset-minimal reason each; the smallest wins (a square's value
+        on a tie)."""
+        best: tuple[int, int, frozenset[int], Fact] | None = None
+        squares = sorted(open_, key=lambda x: (len(self.domains[x]), x))[:self.fallback_squares]
+        for x in squares:
+            facts = [Fact(x, self.solution[x], True)]
+            facts += [Fact(x, w, False) for w in sorted(self.domains[x] - {self.solution[x]})]
+            for fact in facts:
+                groups = self.mus_groups(fact)
+                if groups is not None and (best is None or (len(groups), not fact.equal) < best[:2]):
+                    best = (len(groups), not fact.equal, groups, fact)
+        if best is None:
+            # No square near the end is forced: look for any value ruled out at all.
+            for x in open_:
+                for w in sorted(self.domains[x] - {self.solution[x]}):
+                    groups = self.mus_groups(Fact(x, w, False))
+                    if groups is not None:
+                        best = (len(groups), True, groups, Fact(x, w, False))
+                        break
+                if best is not None:
+                    break
+        if best is None:
+            return [], "no step is forced: the puzzle needs search (it has more than one solution from here)"
+        if self.max_size is not None and best[0] > self.max_size:
+            return [], f"no step has a reason of at most {self.max_size} groups"
+        return [self._step(best[2], best[3])], None
+
+    def apply(self, step: Step) -> None:
+        f = step.fact
+        if f.equal:
+            self.domains[f.square] = {f.value}
+            self.known[f.square] = True
+        else:
+            self.domains[f.square].discard(f.value)
+
+    def _singles(self) -> list[Step]:
+        """Squares left with one value by "!=" steps, not yet said: steps of size 0, the
+        ruled-out values their reason."""
+        out = []
+        for x, dom in enumerate(self.domains):
+            if len(dom) == 1 and not self.known[x]:
+                v = next(iter(dom))
+                out.append(Step(Fact(x, v, True), (), (), tuple(
+                    Fact(x, w, False) for w in sorted(self._all_values(x) - {v}))))
+        return out
+
+    def run(self, limit: int | None = None, reasons: bool = True) -> Explanation:
+        """Steps until solved, stuck, or ``limit`` steps."""
+        out = Explanation()
+        while limit is None or len(out.steps) < limit:
+            steps = self._singles()
+            why = None
+            if not steps:
+                steps, why = self.next_steps()
+            if not steps:
+                out.stuck = why
+                break
+            steps = steps[:None if limit is None else limit - len(out.steps)]
+            if reasons:  # before any is applied: each reason is of the round's facts
+                steps = [self.with_reason(step) for step in steps]
+            for step in steps:
+                out.steps.append(step)
+                self.apply(step)
+        out.solved = all(self.known)
+        out.checks = self.checks
+        return out
+
+
+def _shape(ptype, params, n: int) -> tuple[int, int]:
+    shape = getattr(ptype, "shape", None)
+    if shape is None:
+        return 0, n
+    try:
+        rows, cols = shape(params)
+    except Exception:  # noqa: BLE001 - a name is only a name
+        return 0, n
+    return (rows, cols) if rows * cols == n else (0, n)

@@ -1,0 +1,157 @@
+"""The explanation model: the type's MiniZinc model flattened once, with every FlatZinc
+constraint assigned to the constraint group it came from.
+
+The type's groups (``PuzzleType.constraint_groups``) are written one per line into a file
+of their own and compiled with the type's model files, the data of the board without its
+givens, and the groups' ``data`` (which turns the model's own copy of those rules off).
+MiniZinc's ``--keep-paths`` annotates each FlatZinc constraint with the path of the
+MiniZinc expression it came from; the path's first step is the top-level item, so the
+file and line of that item name the group. What is left (the model's other constraints)
+is background, always on. A constraint that only defines an introduced variable
+(``defines_var``: a reified comparison, a sum) constrains nothing by itself and is
+background too, so that a definition shared by two groups never switches off with one.
+
+Without groups the model's constraints are one group, "the rules". Givens are not in the
+model: the explainer states them as assumptions, like every later deduction.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import calls, processes
+from ..errors import ModelError, PluginError
+from ..solving import cpsat
+from ..solving.backend import _compile_error, _decision_names, _minizinc_binary, find_solver, \
+    model_files
+from ..types import ConstraintGroup, ConstraintGroups
+
+RULES = "the rules"  #: the one group of a type that declares none
+
+
+@dataclass
+class Flattened:
+    """The FlatZinc of the explanation model, read: its items, the group of each
+    constraint item (an index into ``names``; ``None`` for background), the groups' human
+    names, and the FlatZinc name of each square of the decision array."""
+
+    items: list[cpsat.Item]
+    group_of: dict[int, int | None]     # item index -> group index or None
+    names: list[str]
+    squares: list[str]
+
+    def __post_init__(self):
+        arrays = {it.name: [e.name for e in it.value if isinstance(e, cpsat.Ident)]
+                  for it in self.items if it.kind in ("var", "par") and it.array
+                  and isinstance(it.value, list)}
+        #: The scalar variables each constraint item reads (through its arrays).
+        self.refs: dict[int, set[str]] = {}
+        #: ... and the names it uses (arrays by their own name).
+        self.uses: dict[int, set[str]] = {}
+        #: The variable each defining constraint item defines.
+        self.defines: dict[int, str] = {}
+        for k in self.group_of:
+            names: set[str] = set()
+            _idents(self.items[k].value, names)
+            self.uses[k] = names
+            self.refs[k] = {e for n in names for e in arrays.get(n, [n])}
+            for ann in self.items[k].anns:
+                if isinstance(ann, cpsat.Call) and ann.name == "defines_var" and ann.args \
+                        and isinstance(ann.args[0], cpsat.Ident):
+                    self.defines[k] = ann.args[0].name
+
+
+def groups_of(ptype, params, instance) -> ConstraintGroups | None:
+    """The type's constraint groups, checked."""
+    value = calls.call(ptype, "constraint_groups", params=params, instance=instance)
+    if value is None:
+        return None
+    wanted = "ConstraintGroups(groups, data) of ConstraintGroup(name, MiniZinc constraint)"
+    if not (isinstance(value, ConstraintGroups) and isinstance(value.data, Mapping)
+            and isinstance(value.groups, (tuple, list)) and value.groups and all(
+                isinstance(g, ConstraintGroup) and isinstance(g.name, str) and g.name
+                and isinstance(g.constraint, str) and g.constraint.strip()
+                and "\n" not in g.constraint for g in value.groups)):
+        raise calls.bad_result("constraint_groups", ptype, value, wanted)
+    return value
+
+
+def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | None
+            ) -> Flattened:
+    """Compile ``ptype``'s model with ``data`` (no givens) and ``groups`` for CP-SAT."""
+    info = find_solver(cpsat.SOLVER_ID)
+    folder = processes.temp_dir()
+    try:
+        tmp = Path(folder.name)
+        group_file = tmp / "groups.mzn"
+        files, labels = model_files(ptype, [], tmp)
+        if groups:
+            group_file.write_text("".join(f"constraint {g.constraint};\n" for g in groups.groups))
+            files.append(str(group_file))
+            labels[str(group_file)] = f"the constraint groups of puzzle '{ptype.name}'"
+            data = {**data, **groups.data}
+        (tmp / "data.json").write_text(json.dumps(dict(data)))
+        fzn = tmp / "model.fzn"
+        # --keep-paths also writes a symbol table, by default next to the first model
+        # file (inside the installed package): into the temporary folder instead.
+        proc = processes.run_minizinc([_minizinc_binary(), "--solver", info.id, "--keep-paths",
+                                       "--output-paths-to-file", str(tmp / "model.paths"),
+                                       "-c", *files, str(tmp / "data.json"),
+                                       "--fzn", str(fzn), "--ozn", "/dev/null"])
+        if proc.returncode != 0:
+            raise ModelError(_compile_error(ptype, proc.stderr, labels))
+        text = fzn.read_text()
+    finally:
+        folder.cleanup()
+    try:
+        items = cpsat.parse(text)
+    except cpsat.FznError as exc:
+        raise ModelError(f"model error in puzzle '{ptype.name}': the explainer cannot read "
+                         f"its FlatZinc: {exc}") from None
+    names = [g.name for g in groups.groups] if groups else [RULES]
+    group_of: dict[int, int | None] = {}
+    for k, item in enumerate(items):
+        if item.kind != "constraint":
+            continue
+        if _defines(item):
+            group_of[k] = None
+        elif not groups:
+            group_of[k] = 0
+        else:
+            group_of[k] = _group_line(item, str(group_file))
+    squares = _decision_names(text.splitlines(), ptype.decision, ptype.name)
+    if groups and not any(g is not None for g in group_of.values()):
+        raise PluginError(f"constraint_groups ({calls.owner(ptype)}): no constraint of the "
+                          "flattened model comes from a group")
+    return Flattened(items, group_of, names, squares)
+
+
+def _idents(value, out: set[str]) -> None:
+    if isinstance(value, (cpsat.Ident, cpsat.Access)):
+        out.add(value.name)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _idents(v, out)
+
+
+def _defines(item: cpsat.Item) -> bool:
+    return any(isinstance(a, cpsat.Call) and a.name == "defines_var" for a in item.anns)
+
+
+def _group_line(item: cpsat.Item, group_file: str) -> int | None:
+    """The group (0-based line of the groups file) a constraint's path starts in."""
+    for ann in item.anns:
+        if isinstance(ann, cpsat.Call) and ann.name == "mzn_path" and ann.args:
+            first = str(ann.args[0]).split(";", 1)[0].split("|")
+            if len(first) > 1 and first[0] == group_file:
+                return int(first[1]) - 1
+            return None
+    return None
+
+
+def squares_data(engine, ptype, params, board: Sequence[int]) -> dict[str, Any]:
+    """The data of ``board`` without its givens (the type's checker data)."""
+    return engine.checker_data(ptype, params, tuple(board))

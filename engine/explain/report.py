@@ -1,0 +1,64 @@
+"""Explanations for people and programs: a step as a line of text or a JSON object, and
+``next_step``, the one call a hint button needs."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import PuzzleInputError
+from ..hookspecs import Emptying
+from .explainer import Explainer, Explanation, Fact, Step
+
+
+def check_explainable(ptype) -> None:
+    """Refuse, with one line, a type whose puzzles are not boards of squares to fill."""
+    if not isinstance(ptype, Emptying):
+        raise PuzzleInputError(f"puzzle '{ptype.name}' cannot be explained: the explainer "
+                               "works on boards of squares to fill (types of the emptying "
+                               "strategy)")
+
+
+def explainer(engine, ptype, params, instance, **options) -> Explainer:
+    """An ``Explainer`` of one puzzle (of a type ``check_explainable`` accepts)."""
+    check_explainable(ptype)
+    return Explainer(engine, ptype, params, instance, **options)
+
+
+def next_step(engine, ptype, params, instance, **options) -> tuple[Step | None, Explainer]:
+    """The next step of ``instance`` (with its reason), or ``None`` when it is solved or
+    needs search (``Explainer``'s last ``Explanation.stuck`` says which)."""
+    ex = explainer(engine, ptype, params, instance, **options)
+    result = ex.run(limit=1)
+    return (result.steps[0] if result.steps else None), ex
+
+
+def fact_text(ex: Explainer, fact: Fact) -> str:
+    return f"{ex.square_name(fact.square)} {'=' if fact.equal else '!='} {fact.value}"
+
+
+def step_text(ex: Explainer, step: Step) -> str:
+    """``r1c2 != 3  (size 1: row 1; r1c1 = 3)``."""
+    parts = []
+    if step.names:
+        parts.append(", ".join(step.names))
+    if step.facts:
+        parts.append(", ".join(fact_text(ex, f) for f in step.facts))
+    why = "; ".join(parts) or "nothing else"
+    if not step.names:
+        why = f"no other value is left: {why}"
+    return f"{fact_text(ex, step.fact)}  (size {step.size}: {why})"
+
+
+def fact_json(ex: Explainer, fact: Fact) -> dict[str, Any]:
+    return {"square": fact.square, "name": ex.square_name(fact.square),
+            "relation": "=" if fact.equal else "!=", "value": fact.value}
+
+
+def step_json(ex: Explainer, step: Step) -> dict[str, Any]:
+    """A step as plain JSON: the deduction, its size, the groups and facts of its reason."""
+    return {**fact_json(ex, step.fact), "size": step.size, "groups": list(step.names),
+            "facts": None if step.facts is None else [fact_json(ex, f) for f in step.facts]}
+
+
+def explanation_json(ex: Explainer, result: Explanation) -> dict[str, Any]:
+    return {"steps": [step_json(ex, s) for s in result.steps], "solved": result.solved,
+            "needs_search": result.stuck, "checks": result.checks}
