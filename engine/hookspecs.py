@@ -161,6 +161,13 @@ class PuzzleType:
         formulations by solver; most types ignore it."""
         raise NotImplementedError
 
+    def instance_model(self, params: Mapping[str, Any], instance: Instance) -> str | None:
+        """MiniZinc code of this instance alone, added after ``models`` on every solve of
+        it: for types whose constraints differ from one puzzle to the next (a templated
+        logic puzzle builds its model from a spec). Default ``None``: the model is
+        ``models`` with ``to_data``'s data."""
+        return None
+
     def split_data(self, params: Mapping[str, Any], instance: Instance, solver
                    ) -> tuple[Mapping[str, Any], Mapping[str, Sequence[int]]] | None:
         """Optional, for speed: ``instance``'s data in two parts, ``(shared, fixed)``.

@@ -1,0 +1,235 @@
+"""The helper functions PuzzleClone's specs call, written by us (none of its code is
+used). Each takes plain values; the ones that draw at random take the generation's
+seeded ``random.Random`` first (``Helpers`` binds it). Documented in
+``docs/logic-specs.md``."""
+from __future__ import annotations
+
+import itertools
+import random
+import string
+from typing import Any
+
+from . import symbolic
+from .interp import ExprError, _iterate
+from .symbolic import Sym
+
+#: Names drawn by ``get_faker(n, 'name')`` (English first names).
+NAMES = ("Alice", "Bob", "Carol", "David", "Emma", "Frank", "Grace", "Henry", "Irene", "Jack",
+         "Karen", "Leo", "Maria", "Nathan", "Olivia", "Paul", "Queenie", "Robert", "Sarah",
+         "Tom", "Ursula", "Victor", "Wendy", "Xavier", "Yvonne", "Zack")
+#: Other word lists of ``get_faker``.
+FAKER = {"name": NAMES, "first_name": NAMES, "last_name": (
+    "Smith", "Jones", "Brown", "Taylor", "Wilson", "Evans", "Walker", "Wright", "Green",
+    "Hall", "Wood", "Clarke", "Hughes", "Lewis", "Harris", "Martin"),
+    "city": ("London", "Paris", "Rome", "Madrid", "Berlin", "Vienna", "Prague", "Lisbon",
+             "Dublin", "Oslo", "Athens", "Warsaw", "Zurich", "Brussels"),
+    "color": ("red", "blue", "green", "yellow", "white", "black", "purple", "orange"),
+    "job": ("teacher", "doctor", "engineer", "lawyer", "nurse", "pilot", "chef", "farmer",
+            "painter", "writer", "baker", "tailor")}
+
+
+class Model:
+    """One solution, as a spec sees ``_sol`` and ``_model``: indexed by an unknown,
+    iterated over its unknowns, read with ``get_value``."""
+
+    def __init__(self, assignment: dict[str, Any], variables: dict[str, Sym]):
+        self.assignment = assignment
+        self.vars = variables
+
+    def lookup(self, key):
+        if isinstance(key, Sym):
+            return symbolic.value(key, self.assignment)
+        raise ExprError("a solution is indexed by an unknown")
+
+    def iterate(self):
+        return [self.vars[n] for n in sorted(self.assignment) if n in self.vars]
+
+    def __len__(self):
+        return len(self.assignment)
+
+    def key(self):
+        return tuple(sorted(self.assignment.items()))
+
+
+class SymbolicModel:
+    """``_model`` while an option's formula is turned into MiniZinc: ``get_value`` gives
+    the unknown itself."""
+
+    def lookup(self, key):
+        return key
+
+    def iterate(self):
+        raise ExprError("cannot iterate over a solution here")
+
+
+SYMBOLIC_MODEL = SymbolicModel()
+
+
+def get_value(model, x):
+    if isinstance(x, (list, tuple)):
+        return [get_value(model, item) for item in x]
+    if isinstance(x, dict):
+        return [get_value(model, item) for item in x.values()]
+    if hasattr(x, "iterate") and not isinstance(x, Sym):
+        return [get_value(model, item) for item in x.iterate()]
+    if isinstance(model, SymbolicModel):
+        return x
+    if not isinstance(model, Model):
+        raise ExprError("get_value takes a solution (_sol, _model) first")
+    return model.lookup(x) if isinstance(x, Sym) else x
+
+
+def generate_letters(n, lang="en"):
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 1000:
+        raise ExprError("generate_letters takes a whole number from 0 to 1000")
+    if lang != "en":
+        return "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥"[:n]
+    return [f"A{i + 1}" for i in range(n)]
+
+
+def generate_var_names(n):
+    if n <= 3:
+        return ["x", "y", "z"][:n]
+    if n <= 11:
+        return list("pqrstuvwxyz")[:n]
+    return [f"x{i}" for i in range(1, n + 1)]
+
+
+def gen_event_count_condition(events, fact, num=0):
+    items = list(get_items(events))
+    num = max(0, min(num, len(items)))
+    count = symbolic.Sum([symbolic.If(v, 1, 0) for v in items]) if fact != "distinct" else None
+    if fact == "most":
+        return [symbolic.binop("<=", count, num)]
+    if fact == "least":
+        return [symbolic.binop(">=", count, num)]
+    if fact == "equal":
+        return [symbolic.binop("==", count, num)]
+    if fact == "distinct":
+        return [symbolic.Distinct(items)]
+    raise ExprError(f"gen_event_count_condition: unknown fact {fact!r} (most, least, equal, distinct)")
+
+
+def get_items(x):
+    if isinstance(x, dict):
+        return list(x.values())
+    return list(_iterate(x))
+
+
+def to_unique(items):
+    if not isinstance(items, list):
+        return items
+    seen, out = set(), []
+    for item in items:
+        k = _hashable(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+def _hashable(x):
+    if isinstance(x, (list, tuple)):
+        return tuple(_hashable(e) for e in x)
+    if isinstance(x, Sym):
+        return x.key()
+    if isinstance(x, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in x.items()))
+    return x
+
+
+def count(items, value):
+    return list(_iterate(items)).count(value)
+
+
+def cmp(a, b):
+    return (a > b) - (a < b)
+
+
+class Helpers:
+    """The helpers of one generation: the pure ones, and those drawing from ``rng`` or
+    reading the symbols' metadata (``get_p``, ``get_desc``)."""
+
+    def __init__(self, rng: random.Random, sym_config: dict):
+        self.rng = rng
+        self.sym_config = sym_config
+
+    def functions(self) -> dict[str, Any]:
+        return {
+            "get_value": get_value, "generate_letters": generate_letters,
+            "generate_var_names": generate_var_names,
+            "gen_event_count_condition": gen_event_count_condition, "to_unique": to_unique,
+            "count": count, "cmp": cmp, "get_p": self.get_p, "get_desc": self.get_desc,
+            "randint": self.randint, "uniform": self.uniform, "choice": self.choice,
+            "sample": self.sample, "shuffle": self.shuffled,
+            "generate_random_list": self.generate_random_list, "get_faker": self.get_faker,
+            "permutations": lambda xs, r=None: [list(p) for p in _limited(itertools.permutations(list(_iterate(xs)), r))],
+            "combinations": lambda xs, r: [list(p) for p in _limited(itertools.combinations(list(_iterate(xs)), r))],
+            "product": lambda *xs: [list(p) for p in _limited(itertools.product(*(list(_iterate(x)) for x in xs)))],
+        }
+
+    def get_p(self, sym, p):
+        k = _hashable(sym)
+        if k in self.sym_config:
+            found = self.sym_config[k].get("p", {})
+            if p not in found:
+                raise ExprError(f"get_p: the symbol has no source '{p}'")
+            return found[p]
+        if isinstance(sym, (list, tuple)):
+            return type(sym)(self.get_p(item, p) for item in sym)
+        raise ExprError(f"get_p: {sym!r} is not a symbol's unknown")
+
+    def get_desc(self, sym):
+        k = _hashable(sym)
+        if k in self.sym_config:
+            return self.sym_config[k].get("desc")
+        if isinstance(sym, (list, tuple)):
+            return type(sym)(self.get_desc(item) for item in sym)
+        return None
+
+    def randint(self, a, b):
+        return self.rng.randint(a, b)
+
+    def uniform(self, a, b):
+        return self.rng.uniform(a, b)
+
+    def choice(self, xs):
+        return self.rng.choice(list(_iterate(xs)))
+
+    def sample(self, xs, k):
+        return self.rng.sample(list(_iterate(xs)), k)
+
+    def shuffled(self, xs):
+        items = list(_iterate(xs))
+        self.rng.shuffle(items)
+        return items
+
+    def generate_random_list(self, size, ele_type, ele_domain, cond=(), per_ele_domain=None):
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 10_000:
+            raise ExprError("generate_random_list: size from 0 to 10000")
+        out = []
+        for i in range(size):
+            lo, hi = (per_ele_domain[i] if per_ele_domain else ele_domain)[:2]
+            out.append(self.rng.randint(lo, hi) if ele_type == "int" else self.rng.uniform(lo, hi))
+        return out
+
+    def get_faker(self, num, provider_name="name", locale="en", seed=None):
+        words = FAKER.get(provider_name)
+        if words is None:
+            raise ExprError(f"get_faker: no word list '{provider_name}' (we have "
+                            f"{', '.join(sorted(FAKER))})")
+        if num > len(words):
+            raise ExprError(f"get_faker: only {len(words)} words of '{provider_name}'")
+        return self.rng.sample(list(words), num)
+
+
+def _limited(iterator, limit: int = 100_000):
+    out = []
+    for item in iterator:
+        out.append(item)
+        if len(out) > limit:
+            raise ExprError(f"more than {limit} arrangements")
+    return out
+
+
+LETTERS = string.ascii_uppercase
