@@ -45,6 +45,11 @@ class Located:
         return SpecError(f"{self.file}, line {self.line(path)}, field '{name}': {message}")
 
 
+#: The YAML tags of plain data; any other (``!!python/...``) is refused.
+PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq",
+                                                  "map")}
+
+
 # -- YAML ---------------------------------------------------------------------------------------
 def read_yaml(text: str, where: Located) -> Any:
     """The plain data of a YAML document, recording each field's line in ``where``."""
@@ -74,6 +79,8 @@ def read_yaml(text: str, where: Located) -> Any:
         if id(node) in active:
             raise where.error(path, "a YAML alias refers to itself")
         where.lines.setdefault(path, node.start_mark.line + 1)
+        if node.tag not in PLAIN_TAGS:
+            raise where.error(path, f"YAML tag '{node.tag}' is not allowed (plain data only)")
         if isinstance(node, yaml.MappingNode):
             active = active | {id(node)}
             out = {}
