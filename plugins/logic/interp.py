@@ -25,7 +25,7 @@ MAX_CHARS = 20_000       #: characters in one expression
 MAX_DEPTH = 60           #: nesting of the syntax tree
 MAX_NODES = 20_000       #: nodes of the syntax tree
 MAX_RANGE = 100_000      #: elements of a range or a repeated sequence
-MAX_STEPS = 2_000_000    #: nodes evaluated by one top-level evaluation
+MAX_STEPS = 500_000      #: nodes evaluated by one top-level evaluation
 MAX_POW = 10_000         #: largest exponent of a power
 MAX_CALL_DEPTH = 40      #: nested lambda calls
 
