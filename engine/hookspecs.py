@@ -245,6 +245,11 @@ class PuzzleType:
         counts other solutions (see ``Emptying.is_remove_valid``), or is ``None``."""
         return {}
 
+    def shipped_specs(self) -> dict[str, str]:
+        """For a type that generates from templates: the templates it ships, name to one
+        line about it (``puzzle-engine specs``). Default: none."""
+        return {}
+
     # -- corpora and pictures ----------------------------------------------------------------
     def canonical_form(self, params: Mapping[str, Any], instance: Instance) -> Any | None:
         """The representative of ``instance``'s class under the type's symmetry group (its

@@ -88,6 +88,13 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
             self._specs[key] = load_spec(text, file, name)
         return self._specs[key]
 
+    def shipped_specs(self):
+        out = {}
+        for name, path in shipped_specs().items():
+            first = path.read_text(encoding="utf-8").splitlines()[0]
+            out[name] = first.lstrip("# ").strip()
+        return out
+
     # -- generation ---------------------------------------------------------------------
     def generate(self, params, rng, engine):
         spec = self.spec(params["spec"])
