@@ -59,7 +59,7 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
     decision = ""
     strategy = "own"
     criterion = "unique-answer"
-    solver = "gecode"
+    solver = "chuffed"
 
     def __init__(self):
         self._specs: dict[tuple, Spec] = {}
