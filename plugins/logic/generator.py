@@ -230,6 +230,9 @@ class Generator:
             else:
                 solutions = self._all_solutions(max_solution)
         names["_solutions"] = solutions
+        if self.d.get("optimize") and solutions:  # as PuzzleClone: the one optimal model
+            names["_solutions"] = solutions[0]
+            names["_value"] = symbolic.value(self.ev(("optimize", "formula")), solutions[0].assignment)
         if len(solutions) <= RECORDED_SOLUTIONS:
             config["_solutions"] = [m.assignment for m in solutions]
         answers, query_texts, options, check, answer_index = [], {}, None, "solution-set", 0
@@ -310,7 +313,11 @@ class Generator:
             return None
         local = {f"_{n}": v for n, v in p.items()}
         local["_key"] = key
-        return self.text(path, local)
+        local["_sym"] = list(key) if isinstance(key, tuple) else [key]
+        try:
+            return self.it.text(self.spec.template(path), local)
+        except (ExprError, SymbolicError):
+            return None  # PuzzleClone keeps such a template unfilled; get_desc gives None
 
     def _selection(self, path, s, domain):
         sources = [list(_items(self.ev(path + ("source", i)))) for i in range(len(s["source"]))]
@@ -324,11 +331,11 @@ class Generator:
                 raise self._err(cp, "a constraint is a lambda (or None)")
             customs.append((c["scope"], c["fields"], _guarded(f, self, cp) if f else None))
         n = len(sources)
-        items = select(self.rng, sources, amounts, domain, dim=s.get("dim", 1),
+        items, indices = select(self.rng, sources, amounts, domain, dim=s.get("dim", 1),
                        order=s.get("order") or [True] * n, duplicate=s.get("duplicate") or [False] * n,
                        dim_cond=s.get("dim_cond"), domain_cond=s.get("domain_cond", True),
                        custom=customs)
-        return items, bool(amount)
+        return items, indices, bool(amount)
 
     def _domain_count(self, path, s, default):
         if "domain" not in s:
@@ -342,13 +349,14 @@ class Generator:
 
     def _derived(self, path, s, count):
         domain = count if count is not None else self._domain_count(path, s, 1)
-        items, with_amount = self._selection(path, s, domain)
+        items, indices, with_amount = self._selection(path, s, domain)
         out = []
-        for index, item in enumerate(items):
+        for index, (item, item_ind) in enumerate(zip(items, indices)):
             values = []
-            for dim_values in item:
+            for dim_values, dim_ind in zip(item, item_ind):
                 sym = dim_values if with_amount else [v[0] for v in dim_values]
-                local = {"_sym": sym, "_index": index}
+                ind = dim_ind if with_amount else [i[0] for i in dim_ind]
+                local = {"_sym": sym, "_ind": ind, "_index": index}
                 value = self.ev(path + ("formula",), local)
                 desc = self.text(path + ("desc",), local)
                 self.sym_config[_hashable(value)] = {"desc": desc, "data": sym}
@@ -360,11 +368,12 @@ class Generator:
         if "source" not in c:
             self._add(self.ev(path + ("formula",)), path)
             return self.text(path + ("desc",))
-        items, with_amount = self._selection(path, c, self._domain_count(path, c, 1))
+        items, indices, with_amount = self._selection(path, c, self._domain_count(path, c, 1))
         desc = []
-        for index, item in enumerate(items):
+        for index, (item, item_ind) in enumerate(zip(items, indices)):
             sym = item[0] if with_amount else [v[0] for v in item[0]]
-            local = {"_sym": sym, "_index": index}
+            ind = item_ind[0] if with_amount else [i[0] for i in item_ind[0]]
+            local = {"_sym": sym, "_ind": ind, "_index": index}
             self._add(self.ev(path + ("formula",), local), path)
             desc.append(self.text(path + ("desc",), local))
         return "".join(desc)
@@ -426,11 +435,13 @@ class Generator:
         step is a satisfaction solve, so every solver runs it."""
         if self.replay is not None:
             return self._recorded()
-        opt = self.d["optimize"]
         goal = self.ev(("optimize", "formula"))
         if not isinstance(goal, Sym):
             raise self._err(("optimize", "formula"), "the objective names no unknown")
-        better = "<" if opt["type"] == "minimize" else ">"
+        sense = self.text(("optimize", "type")).strip()
+        if sense not in ("minimize", "maximize"):
+            raise self._err(("optimize", "type"), f"expected minimize or maximize, got {sense!r}")
+        better = "<" if sense == "minimize" else ">"
         best = None
         for _ in range(OPTIMUM_STEPS):
             extra = [] if best is None else [symbolic.binop(better, goal, best)]
@@ -453,8 +464,9 @@ class Generator:
         ok = self.ev(path + ("ans_assertion",), {"_ans": ans})
         if isinstance(ok, Sym) or not ok:
             raise Redraw(f"the answer assertion of {path[-1]} does not hold")
-        text = self.text(path + ("ans_text",), {"_ans": ans})
-        return self.text(path + ("desc",), {"_ans": ans}), text
+        text = self.ev(path + ("ans_text",), {"_ans": ans})
+        self.it.names["_ans"] = ans
+        return self.text(path + ("desc",), {"_ans": ans}), str(text)
 
     def _option_query(self, path, q, solutions, config):
         templates = q.get("templates")
@@ -467,7 +479,7 @@ class Generator:
             ti = self.rng.randrange(len(tdefs))
             tp, t = tpaths[ti], tdefs[ti]
             try:
-                (item,), with_amount = self._selection(tp, t, 1)
+                (item,), _, with_amount = self._selection(tp, t, 1)
             except Redraw:
                 continue
             opt = item[0]

@@ -5,27 +5,65 @@ seeded ``random.Random`` first (``Helpers`` binds it). Documented in
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import string
 from typing import Any
 
 from . import symbolic
-from .interp import ExprError, _iterate
+from .interp import ExprError, Namespace, _iterate
 from .symbolic import Sym
 
-#: Names drawn by ``get_faker(n, 'name')`` (English first names).
-NAMES = ("Alice", "Bob", "Carol", "David", "Emma", "Frank", "Grace", "Henry", "Irene", "Jack",
-         "Karen", "Leo", "Maria", "Nathan", "Olivia", "Paul", "Queenie", "Robert", "Sarah",
-         "Tom", "Ursula", "Victor", "Wendy", "Xavier", "Yvonne", "Zack")
-#: Other word lists of ``get_faker``.
-FAKER = {"name": NAMES, "first_name": NAMES, "last_name": (
-    "Smith", "Jones", "Brown", "Taylor", "Wilson", "Evans", "Walker", "Wright", "Green",
-    "Hall", "Wood", "Clarke", "Hughes", "Lewis", "Harris", "Martin"),
+#: The word lists of ``get_faker(n, provider)``, in English (PuzzleClone draws Chinese
+#: words with the Faker library; the provider names are its, the words ours).
+FAKER = {
+    "name": ("Alice", "Bob", "Carol", "David", "Emma", "Frank", "Grace", "Henry", "Irene",
+             "Jack", "Karen", "Leo", "Maria", "Nathan", "Olivia", "Paul", "Queenie", "Robert",
+             "Sarah", "Tom", "Ursula", "Victor", "Wendy", "Xavier", "Yvonne", "Zack"),
+    "name_male": ("Adam", "Ben", "Carl", "Dan", "Eric", "Fred", "George", "Hugo", "Ian",
+                  "James", "Kevin", "Luke", "Mark", "Noah", "Oscar", "Peter", "Ray", "Sam"),
+    "name_female": ("Amy", "Beth", "Clara", "Diana", "Ella", "Fiona", "Gina", "Hannah", "Ivy",
+                    "Julia", "Kate", "Lucy", "Mia", "Nora", "Paula", "Rose", "Sophie", "Tina"),
+    "last_name": ("Smith", "Jones", "Brown", "Taylor", "Wilson", "Evans", "Walker", "Wright",
+                  "Green", "Hall", "Wood", "Clarke", "Hughes", "Lewis", "Harris", "Martin"),
     "city": ("London", "Paris", "Rome", "Madrid", "Berlin", "Vienna", "Prague", "Lisbon",
-             "Dublin", "Oslo", "Athens", "Warsaw", "Zurich", "Brussels"),
-    "color": ("red", "blue", "green", "yellow", "white", "black", "purple", "orange"),
+             "Dublin", "Oslo", "Athens", "Warsaw", "Zurich", "Brussels", "Helsinki", "Budapest"),
+    "country": ("France", "Spain", "Italy", "Germany", "Norway", "Japan", "Brazil", "Canada",
+                "Egypt", "India", "Mexico", "Peru", "Kenya", "Chile", "Greece", "Sweden"),
+    "color": ("red", "blue", "green", "yellow", "white", "black", "purple", "orange", "pink",
+              "grey", "brown", "gold"),
     "job": ("teacher", "doctor", "engineer", "lawyer", "nurse", "pilot", "chef", "farmer",
-            "painter", "writer", "baker", "tailor")}
+            "painter", "writer", "baker", "tailor"),
+    "chinese_drink": ("green tea", "black tea", "soy milk", "plum juice", "coconut milk",
+                      "oolong tea", "jasmine tea", "lemon tea", "ginger tea", "barley tea"),
+    "pet_category": ("cat", "dog", "rabbit", "parrot", "hamster", "goldfish", "turtle",
+                     "canary", "guinea pig", "lizard"),
+    "fruit_cn": ("apple", "pear", "peach", "banana", "grape", "orange", "cherry", "mango",
+                 "plum", "lychee", "melon", "kiwi"),
+    "hobby_cn": ("reading", "chess", "painting", "swimming", "singing", "dancing", "cycling",
+                 "hiking", "photography", "cooking", "fishing", "gardening"),
+    "foreign_name_cn": ("Anna", "Boris", "Chloe", "Dmitri", "Elena", "Felix", "Greta", "Hans",
+                        "Ingrid", "Jonas", "Klara", "Lars", "Mila", "Nils"),
+    "product_cn": ("phone", "laptop", "camera", "watch", "tablet", "printer", "speaker",
+                   "headphones", "monitor", "keyboard", "router", "projector"),
+    "car_brand": ("Audi", "BMW", "Ford", "Honda", "Kia", "Mazda", "Nissan", "Opel", "Renault",
+                  "Skoda", "Toyota", "Volvo"),
+    "occupation_cn": ("teacher", "doctor", "engineer", "lawyer", "nurse", "pilot", "chef",
+                      "farmer", "painter", "writer", "accountant", "architect"),
+    "metal_ore": ("iron", "copper", "tin", "zinc", "lead", "silver", "gold", "nickel",
+                  "aluminium", "manganese"),
+    "flower_name": ("rose", "lily", "tulip", "daisy", "orchid", "peony", "lotus", "iris",
+                    "jasmine", "violet", "sunflower", "camellia"),
+    "sport": ("football", "basketball", "tennis", "swimming", "running", "cycling",
+              "volleyball", "badminton", "table tennis", "rowing", "skiing", "boxing"),
+    "office_supplies": ("pen", "pencil", "stapler", "ruler", "eraser", "notebook", "folder",
+                        "scissors", "tape", "glue", "marker", "envelope"),
+    "major": ("mathematics", "physics", "chemistry", "biology", "history", "geography",
+              "economics", "law", "medicine", "music", "art", "philosophy"),
+    "color_name_cn": ("red", "blue", "green", "yellow", "white", "black", "purple", "orange",
+                      "pink", "grey", "brown", "cyan"),
+}
+FAKER["first_name"] = FAKER["name"]
 
 
 class Model:
@@ -138,6 +176,47 @@ def _hashable(x):
     return x
 
 
+_MAKE_EXPR = {
+    "eq": "==", "==": "==", "neq": "!=", "!=": "!=", "gt": ">", ">": ">", "ge": ">=",
+    ">=": ">=", "lt": "<", "<": "<", "le": "<=", "<=": "<=", "sub": "-", "-": "-",
+    "mul": "*", "*": "*", "div": "/", "/": "/",
+}
+
+
+def make_expr(op, *operands):
+    """A formula from an operator name (PuzzleClone's ``make_expr``): comparisons and
+    arithmetic take two operands, ``and``/``or``/``add`` any number, ``not`` one."""
+    n = len(operands)
+    if op in ("and", "&&"):
+        return symbolic.And(*operands)
+    if op in ("or", "||"):
+        return symbolic.Or(*operands)
+    if op in ("add", "+"):
+        return symbolic.Sum(*operands)
+    if op in ("not", "!"):
+        if n != 1:
+            raise ExprError(f"make_expr: '{op}' takes 1 operand")
+        return symbolic.Not(operands[0])
+    if op in ("implies", "=>"):
+        return symbolic.Implies(*operands)
+    if op not in _MAKE_EXPR:
+        raise ExprError(f"make_expr: unknown operator {op!r}")
+    if n != 2:
+        raise ExprError(f"make_expr: '{op}' takes 2 operands")
+    a, b = operands
+    sym = _MAKE_EXPR[op]
+    if isinstance(a, Sym) or isinstance(b, Sym):
+        return symbolic.binop(sym, a, b)
+    return {"==": lambda: a == b, "!=": lambda: a != b, ">": lambda: a > b,
+            ">=": lambda: a >= b, "<": lambda: a < b, "<=": lambda: a <= b,
+            "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b}[sym]()
+
+
+def reduce(function, items, *initial):
+    import functools
+    return functools.reduce(function, list(_iterate(items)), *initial)
+
+
 def count(items, value):
     return list(_iterate(items)).count(value)
 
@@ -163,9 +242,19 @@ class Helpers:
             "randint": self.randint, "uniform": self.uniform, "choice": self.choice,
             "sample": self.sample, "shuffle": self.shuffled,
             "generate_random_list": self.generate_random_list, "get_faker": self.get_faker,
-            "permutations": lambda xs, r=None: [list(p) for p in _limited(itertools.permutations(list(_iterate(xs)), r))],
-            "combinations": lambda xs, r: [list(p) for p in _limited(itertools.combinations(list(_iterate(xs)), r))],
-            "product": lambda *xs: [list(p) for p in _limited(itertools.product(*(list(_iterate(x)) for x in xs)))],
+            "make_expr": make_expr, "reduce": reduce,
+            "random": Namespace("random", {
+                "randint": self.randint, "uniform": self.uniform, "choice": self.choice,
+                "sample": self.sample, "shuffle": self.shuffle_in_place,
+                "random": self.rng.random}),
+            "math": Namespace("math", {
+                "ceil": math.ceil, "floor": math.floor, "sqrt": math.sqrt, "log": math.log,
+                "gcd": math.gcd, "lcm": math.lcm, "pi": math.pi, "fabs": math.fabs,
+                "comb": _bounded(math.comb), "factorial": _bounded(math.factorial)}),
+            "itertools": Namespace("itertools", {
+                "permutations": permutations, "combinations": combinations,
+                "product": product}),
+            "permutations": permutations, "combinations": combinations, "product": product,
         }
 
     def get_p(self, sym, p):
@@ -199,6 +288,11 @@ class Helpers:
     def sample(self, xs, k):
         return self.rng.sample(list(_iterate(xs)), k)
 
+    def shuffle_in_place(self, xs):
+        if not isinstance(xs, list):
+            raise ExprError("shuffle takes a list")
+        self.rng.shuffle(xs)
+
     def shuffled(self, xs):
         items = list(_iterate(xs))
         self.rng.shuffle(items)
@@ -221,6 +315,27 @@ class Helpers:
         if num > len(words):
             raise ExprError(f"get_faker: only {len(words)} words of '{provider_name}'")
         return self.rng.sample(list(words), num)
+
+
+def permutations(xs, r=None):
+    return [list(p) for p in _limited(itertools.permutations(list(_iterate(xs)), r))]
+
+
+def combinations(xs, r):
+    return [list(p) for p in _limited(itertools.combinations(list(_iterate(xs)), r))]
+
+
+def product(*xs, repeat=1):
+    return [list(p) for p in _limited(itertools.product(*(list(_iterate(x)) for x in xs),
+                                                         repeat=repeat))]
+
+
+def _bounded(f):
+    def call(*args):
+        if any(isinstance(a, int) and a > 1000 for a in args):
+            raise ExprError(f"{f.__name__}() of a number over 1000")
+        return f(*args)
+    return call
 
 
 def _limited(iterator, limit: int = 100_000):

@@ -25,7 +25,7 @@ MAX_CHARS = 20_000       #: characters in one expression
 MAX_DEPTH = 60           #: nesting of the syntax tree
 MAX_NODES = 20_000       #: nodes of the syntax tree
 MAX_RANGE = 100_000      #: elements of a range or a repeated sequence
-MAX_STEPS = 500_000      #: nodes evaluated by one top-level evaluation
+MAX_STEPS = 1_000_000    #: nodes evaluated by one top-level evaluation
 MAX_POW = 10_000         #: largest exponent of a power
 MAX_CALL_DEPTH = 40      #: nested lambda calls
 
@@ -181,7 +181,8 @@ def _sum(items, start=0):
 def _iterate(x):
     if isinstance(x, Sym):
         raise ExprError("cannot iterate over an unknown")
-    if isinstance(x, (str, list, tuple, range, dict, set, frozenset)):
+    if isinstance(x, (str, list, tuple, range, dict, set, frozenset, type({}.keys()),
+                      type({}.values()), type({}.items()))):
         return x
     if hasattr(x, "iterate"):
         return x.iterate()
@@ -270,7 +271,7 @@ FORBIDDEN_NAMES = {"__import__", "exec", "eval", "compile", "open", "globals", "
 #: Methods a spec may call, by the type of the object.
 METHODS: dict[type, frozenset[str]] = {
     str: frozenset({"join", "upper", "lower", "capitalize", "title", "strip", "split",
-                    "replace", "startswith", "endswith", "zfill"}),
+                    "replace", "startswith", "endswith", "zfill", "format"}),
     list: frozenset({"count", "index"}),
     tuple: frozenset({"count", "index"}),
     dict: frozenset({"get", "items", "keys", "values"}),
@@ -278,7 +279,9 @@ METHODS: dict[type, frozenset[str]] = {
 
 _CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
-        ast.Mod: "%", ast.Pow: "**"}
+        ast.Mod: "%", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+#: z3 reads &, |, ^ and ~ on conditions as And, Or, Xor and Not.
+_BOOL_BIN = {"&": symbolic.And, "|": symbolic.Or, "^": symbolic.Xor}
 
 
 class Interpreter:
@@ -373,6 +376,8 @@ class Interpreter:
         if op is None:
             raise ExprError(f"operator {type(node.op).__name__} is not allowed")
         if isinstance(a, Sym) or isinstance(b, Sym):
+            if op in _BOOL_BIN:
+                return _BOOL_BIN[op](a, b)
             if op == "**":
                 if isinstance(b, int) and 0 <= b <= 8:
                     result: Any = 1
@@ -395,8 +400,11 @@ class Interpreter:
         if op in ("+",) and isinstance(a, (str, list, tuple)) and isinstance(b, type(a)) \
                 and len(a) + len(b) > 10 * MAX_RANGE:
             raise ExprError("sequence too long")
+        if op in ("&", "|", "^") and not (isinstance(a, (int, bool, set)) and isinstance(b, (int, bool, set))):
+            raise ExprError(f"operator {op} takes numbers, sets or conditions")
         return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
-                "/": lambda: a / b, "//": lambda: a // b, "%": lambda: a % b}[op]()
+                "/": lambda: a / b, "//": lambda: a // b, "%": lambda: a % b,
+                "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b}[op]()
 
     def _UnaryOp(self, node, scope):
         v = self._eval(node.operand, scope)
@@ -406,7 +414,11 @@ class Interpreter:
             return symbolic.neg(v) if isinstance(v, Sym) else -v
         if isinstance(node.op, ast.UAdd):
             return v
-        raise ExprError("operator ~ is not allowed")
+        if isinstance(v, Sym):
+            return symbolic.Not(v)
+        if isinstance(v, int):
+            return ~v
+        raise ExprError("operator ~ takes a number or a condition")
 
     def _BoolOp(self, node, scope):
         is_and = isinstance(node.op, ast.And)
@@ -496,6 +508,8 @@ class Interpreter:
             method = obj.spec_method(name)
             if method is not None:
                 return _Bound(method)
+        if isinstance(obj, str) and name == "format":
+            return _Bound(_safe_format(obj))
         for typ, names in METHODS.items():
             if isinstance(obj, typ) and name in names:
                 return _Bound(getattr(obj, name))
@@ -599,6 +613,39 @@ class Interpreter:
         self._comprehend(node.generators, scope,
                          lambda s: out.__setitem__(self._eval(node.key, s), self._eval(node.value, s)))
         return out
+
+
+def _safe_format(template: str):
+    """``template.format``, for fields that name an argument only (``{}``, ``{0}``,
+    ``{name}``): a field like ``{0.__class__}`` or ``{0[k]}`` would read attributes."""
+    import string
+    for _, field_name, spec, _ in string.Formatter().parse(template):
+        if field_name and not (field_name.isdigit() or field_name.isidentifier()):
+            raise ExprError(f"format field '{{{field_name}}}' may only name an argument")
+        if spec and "{" in spec:
+            raise ExprError("nested format fields are not allowed")
+        if spec:
+            digits = "".join(ch for ch in spec if ch.isdigit())
+            if digits and int(digits[:6]) > 1000:
+                raise ExprError(f"format width or precision over 1000 ('{spec}')")
+
+    def call(*args, **kwargs):
+        return template.format(*args, **kwargs)
+    return call
+
+
+class Namespace:
+    """A module as a spec sees it (``random``, ``math``, ``itertools``): the named
+    functions only."""
+
+    def __init__(self, name: str, functions: dict[str, Callable]):
+        self.name, self.functions = name, functions
+
+    def spec_method(self, name):
+        return self.functions.get(name)
+
+    def __repr__(self):
+        return self.name
 
 
 class _Bound:

@@ -34,19 +34,21 @@ def pick(rng: random.Random, pool: list, amount: int, order: bool, duplicate: bo
 def select(rng: random.Random, sources: list[list], amounts: list[int], domain: int, *,
            dim: int = 1, order: list[bool], duplicate: list[bool], dim_cond=None,
            domain_cond: bool = True, custom: list[tuple[str, list[int], Callable | None]] = (),
-           ) -> list[list[list[list[Any]]]]:
+           ) -> tuple[list, list]:
     """``domain`` items, each ``dim`` dimensions, each one list of values per source:
-    ``result[domain][dim][source][amount]``."""
+    ``items[domain][dim][source][amount]``, and the same shape of indices into the
+    sources (a spec's ``_ind``)."""
     groups = dim_cond if dim_cond is not None else [list(range(len(sources)))]
     dim_checks = [(f, c) for s, f, c in custom if s == "dim"]
     domain_checks = [(f, c) for s, f, c in custom if s == "domain"]
     for _ in range(TRIES):
         items: list = []
+        indices: list = []
         for _d in range(domain):
             for _t in range(TRIES):
-                dims = [[[sources[k][i] for i in pick(rng, sources[k], amounts[k], order[k],
-                                                       duplicate[k])]
-                         for k in range(len(sources))] for _ in range(dim)]
+                idx = [[pick(rng, sources[k], amounts[k], order[k], duplicate[k])
+                        for k in range(len(sources))] for _ in range(dim)]
+                dims = [[[sources[k][i] for i in d[k]] for k in range(len(sources))] for d in idx]
                 if dim > 1 and not _groups_differ(dims, groups):
                     continue
                 if all(_holds(dims, f, c) for f, c in dim_checks):
@@ -54,10 +56,11 @@ def select(rng: random.Random, sources: list[list], amounts: list[int], domain: 
             else:
                 raise Redraw("no selection met the dimension conditions")
             items.append(dims)
+            indices.append(idx)
         if domain_cond and len({_hashable(it) for it in items}) < len(items):
             continue
         if all(_holds(items, f, c, nested=True) for f, c in domain_checks):
-            return items
+            return items, indices
     raise Redraw("no selection met the domain conditions")
 
 

@@ -309,8 +309,7 @@ class _Checker:
         opt = d.get("optimize")
         if opt is not None:
             opt = self.mapping(("optimize",), opt, {"type", "formula"})
-            if opt.get("type") not in ("minimize", "maximize"):
-                raise self.err(("optimize", "type"), "expected minimize or maximize")
+            self.template(("optimize", "type"), opt.get("type"))
             self.expr(("optimize", "formula"), opt.get("formula"))
         queries = self.mapping(("queries",), d.get("queries"))
         if not queries:
@@ -323,7 +322,7 @@ class _Checker:
                 self.mapping(path, q, QUERY_FREE)
                 self.expr(path + ("ans_formula",), q["ans_formula"])
                 self.expr(path + ("ans_assertion",), q.get("ans_assertion", "len(_solutions) == 1"))
-                self.template(path + ("ans_text",), q.get("ans_text", "{_ans}"))
+                self.expr(path + ("ans_text",), q.get("ans_text", "_ans"))
             else:
                 self.mapping(path, q, QUERY_OPTIONS)
                 self.flag(path + ("select_type",), q.get("select_type"))
