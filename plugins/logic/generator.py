@@ -79,6 +79,19 @@ class Scenario:
         return "\n".join(lines) + "\n"
 
 
+class Condition(str):
+    """A condition's text, as PuzzleClone's ``CustomCond``: also ``.desc``, ``.data``
+    (the selections of a dynamic condition) and ``.domain`` (how many)."""
+
+    def __new__(cls, desc: str, data: list, domain: int):
+        self = super().__new__(cls, desc)
+        self.data, self.domain = data, domain
+        return self
+
+    def spec_attribute(self, name):
+        return {"desc": str(self), "data": self.data, "domain": self.domain}.get(name)
+
+
 class SymbolGroup:
     """A defined symbol (PuzzleClone's ``CustomSym``): one unknown per key of its
     sources' product, or one per key and attribute."""
@@ -203,8 +216,7 @@ class Generator:
                 raise self._err(("symbols", name), exc) from None
         descs: dict[str, str] = {}
         for name, c in (self.d.get("conditions") or {}).items():
-            descs[name] = self._condition(("conditions", name), name, c)
-        names.update(descs)
+            descs[name] = names[name] = self._condition(("conditions", name), name, c)
         names["conditions"] = "".join(descs.values())
         max_solution = self.d.get("max_solution", MAX_SOLUTION)
         post = self.d.get("post_generation") or {}
@@ -233,6 +245,9 @@ class Generator:
         if self.d.get("optimize") and solutions:  # as PuzzleClone: the one optimal model
             names["_solutions"] = solutions[0]
             names["_value"] = symbolic.value(self.ev(("optimize", "formula")), solutions[0].assignment)
+        if self.d.get("optimize") and solutions:
+            config["_optimum"] = symbolic.value(self.ev(("optimize", "formula")),
+                                                solutions[0].assignment)
         if len(solutions) <= RECORDED_SOLUTIONS:
             config["_solutions"] = [m.assignment for m in solutions]
         answers, query_texts, options, check, answer_index = [], {}, None, "solution-set", 0
@@ -327,8 +342,10 @@ class Generator:
         for i, c in enumerate(s.get("custom_cond") or []):
             cp = path + ("custom_cond", i, "constraint")
             f = self.ev(cp) if cp in self.spec.trees else None
-            if f is not None and not callable(f):
-                raise self._err(cp, "a constraint is a lambda (or None)")
+            if isinstance(f, bool):  # a condition on the scenario, not on the selection
+                f = (lambda value: lambda view: value)(f)
+            elif f is not None and not callable(f):
+                raise self._err(cp, "a constraint is a lambda, a condition or None")
             customs.append((c["scope"], c["fields"], _guarded(f, self, cp) if f else None))
         n = len(sources)
         items, indices = select(self.rng, sources, amounts, domain, dim=s.get("dim", 1),
@@ -367,16 +384,17 @@ class Generator:
     def _condition(self, path, name, c) -> str:
         if "source" not in c:
             self._add(self.ev(path + ("formula",)), path)
-            return self.text(path + ("desc",))
+            return Condition(self.text(path + ("desc",)), [], 1)
         items, indices, with_amount = self._selection(path, c, self._domain_count(path, c, 1))
-        desc = []
+        desc, data = [], []
         for index, (item, item_ind) in enumerate(zip(items, indices)):
             sym = item[0] if with_amount else [v[0] for v in item[0]]
             ind = item_ind[0] if with_amount else [i[0] for i in item_ind[0]]
             local = {"_sym": sym, "_ind": ind, "_index": index}
             self._add(self.ev(path + ("formula",), local), path)
             desc.append(self.text(path + ("desc",), local))
-        return "".join(desc)
+            data.append(item[0])
+        return Condition("".join(desc), data, len(items))
 
     def _add(self, formula, path):
         try:
@@ -433,9 +451,13 @@ class Generator:
         """The unique optimum (PuzzleClone refuses a puzzle with two optimal solutions).
         Found by descent: solve, then ask for a better value until none exists; every
         step is a satisfaction solve, so every solver runs it."""
-        if self.replay is not None:
-            return self._recorded()
         goal = self.ev(("optimize", "formula"))
+        if self.replay is not None:
+            best = self.replay.get("_optimum")
+            if isinstance(best, bool) or not isinstance(best, int):
+                raise ExprError("config._optimum must be a whole number")
+            self.scn.add(symbolic.binop("==", goal, best), "optimize")
+            return self._recorded()
         if not isinstance(goal, Sym):
             raise self._err(("optimize", "formula"), "the objective names no unknown")
         sense = self.text(("optimize", "type")).strip()
@@ -456,6 +478,7 @@ class Generator:
         if best is None:
             raise Redraw("the puzzle has no solution")
         self.scn.add(symbolic.binop("==", goal, best), "optimize")
+        self.optimum = best
         return self._all_solutions(1)
 
     # -- queries ------------------------------------------------------------------------------

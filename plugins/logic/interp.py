@@ -14,6 +14,7 @@ powers, and the number of steps one evaluation may take.
 from __future__ import annotations
 
 import ast
+import contextlib
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -56,9 +57,26 @@ class Closure:
         try:
             if self.interp._calls > MAX_CALL_DEPTH:
                 raise ExprError(f"lambdas nested more than {MAX_CALL_DEPTH} calls deep")
-            return self.interp._eval(self.node.body, scope)
+            with _python_errors():
+                return self.interp._eval(self.node.body, scope)
         finally:
             self.interp._calls -= 1
+
+
+@contextlib.contextmanager
+def _python_errors():
+    """Python's errors met while evaluating (a wrong type, a missing key...) as one-line
+    ``ExprError``s."""
+    try:
+        yield
+    except RecursionError:
+        raise ExprError("expression too deeply nested") from None
+    except (ExprError, symbolic.SymbolicError):
+        raise
+    except ZeroDivisionError:
+        raise ExprError("division by zero") from None
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
+        raise ExprError(f"{type(exc).__name__}: {_one_line(exc)}") from None
 
 
 def parse(text: str) -> ast.expr:
@@ -304,16 +322,8 @@ class Interpreter:
     # -- entry points ---------------------------------------------------------------------
     def eval(self, tree: ast.expr, local: Mapping[str, Any] | None = None):
         self._steps = 0
-        try:
+        with _python_errors():
             return self._eval(tree, dict(local or {}))
-        except RecursionError:
-            raise ExprError("expression too deeply nested") from None
-        except (ExprError, symbolic.SymbolicError):
-            raise
-        except ZeroDivisionError:
-            raise ExprError("division by zero") from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
-            raise ExprError(f"{type(exc).__name__}: {_one_line(exc)}") from None
 
     def text(self, parts: list, local: Mapping[str, Any] | None = None) -> str:
         """A template from ``parse_template``, filled in."""
@@ -504,6 +514,10 @@ class Interpreter:
         if name.startswith("_"):
             raise ExprError(f"attribute '{name}' is not allowed in a spec expression")
         obj = self._eval(node.value, scope)
+        if hasattr(obj, "spec_attribute"):
+            found = obj.spec_attribute(name)
+            if found is not None:
+                return found
         if hasattr(obj, "spec_method"):
             method = obj.spec_method(name)
             if method is not None:

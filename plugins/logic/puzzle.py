@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
+import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -28,6 +30,10 @@ def shipped_specs() -> dict[str, Any]:
     folder = resources.files(__package__) / "specs"
     return {p.name[:-5]: p for p in sorted(folder.iterdir(), key=lambda p: p.name)
             if p.name.endswith(".yaml")}
+
+
+#: Set this environment variable to see why each draw was given up (on stderr).
+TRACE = "PUZZLE_ENGINE_LOGIC_TRACE"
 
 
 @dataclass(frozen=True)
@@ -102,7 +108,9 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         gen = Generator(spec, lambda model, n: self._solve(engine, params, model, n))
         try:
             drawn = gen.draw(random.Random(seed))
-        except Redraw:
+        except Redraw as exc:
+            if os.environ.get(TRACE):
+                print(f"puzzle-engine: logic: draw {seed}: {exc}", file=sys.stderr)
             return None
         except ExprError as exc:
             raise SpecError(f"{spec.where.file}: {exc}") from None

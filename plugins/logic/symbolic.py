@@ -23,6 +23,13 @@ PRELUDE = """include "alldifferent.mzn";
 function var int: pe_ediv(var int: a, var int: b) = (a - pe_emod(a, b)) div b;
 function var int: pe_emod(var int: a, var int: b) =
     let { var int: r = a mod b } in if r < 0 then r + abs(b) else r endif;
+function var int: pe_emod(var int: a, int: b) :: promise_total =
+    let { int: m = abs(b); var 0..m - 1: r; var -pe_q(a, b)..pe_q(a, b): q;
+          constraint m > 0 /\\ a = b * q + r } in r;
+function var int: pe_ediv(var int: a, int: b) :: promise_total =
+    let { int: m = abs(b); var 0..m - 1: r; var -pe_q(a, b)..pe_q(a, b): q;
+          constraint m > 0 /\\ a = b * q + r } in q;
+function int: pe_q(var int: a, int: b) = max(abs(lb(a)), abs(ub(a))) div max(1, abs(b)) + 1;
 function var int: pe_fdiv(var int: a, var int: b) =
     let { var int: q = a div b } in if (a mod b != 0) /\\ ((a < 0) != (b < 0)) then q - 1 else q endif;
 """
