@@ -141,3 +141,25 @@ def test_templates():
     it = Interpreter({"n": 3})
     assert it.text(interp.parse_template("{n} barrel{'s' if n > 1 else ''} {{x}}")) == "3 barrels {x}"
     assert it.text(interp.parse_template("{n:>3}|{n * 2:02d}")) == "  3|06"
+
+
+def test_selection_hierarchy_defaults_and_the_none_shortcut():
+    import random
+    from puzzle_engine_plugins.logic.selection import Redraw, select
+    sources = [list(range(3, 10)), list(range(2, 10)), ["eq", "neq"]]
+    for constraint in (None,):
+        items, indices = select(random.Random(7), sources, [1, 1, 1], 5, order=[True] * 3,
+                                duplicate=[False] * 3,
+                                custom=[("domain", [0], constraint), ("domain", [1], constraint)])
+        assert len({it[0][0][0] for it in items}) == 5 and len({it[0][1][0] for it in items}) == 5
+        assert [[sources[k][i] for i in ix] for k, ix in enumerate(indices[0][0])] == items[0][0]
+    # dim 2: the two dimensions differ in the ore (dim_cond [[0]]), at most one "is"
+    ores = [["iron", "tin", "zinc"], [False, True]]
+    lam = lambda l: sum(part[1][0] for part in l) <= 1  # noqa: E731 - indices: 1 is True
+    for seed in range(20):
+        (item,), _ = select(random.Random(seed), ores, [1, 1], 1, dim=2, order=[True, True],
+                            duplicate=[False, False], dim_cond=[[0]], custom=[("dim", [0, 1], lam)])
+        assert item[0][0] != item[1][0] and not (item[0][1][0] and item[1][1][0])
+    with pytest.raises(Redraw):  # 5 unique divisors out of 2
+        select(random.Random(1), [[3, 4]], [1], 5, order=[True], duplicate=[False],
+               custom=[("domain", [0], None)])

@@ -49,9 +49,9 @@ def select(rng: random.Random, sources: list[list], amounts: list[int], domain: 
                 idx = [[pick(rng, sources[k], amounts[k], order[k], duplicate[k])
                         for k in range(len(sources))] for _ in range(dim)]
                 dims = [[[sources[k][i] for i in d[k]] for k in range(len(sources))] for d in idx]
-                if dim > 1 and not _groups_differ(dims, groups):
+                if dim > 1 and not _groups_differ(idx, groups):
                     continue
-                if all(_holds(dims, f, c) for f, c in dim_checks):
+                if all(_holds(idx, f, c) for f, c in dim_checks):
                     break
             else:
                 raise Redraw("no selection met the dimension conditions")
@@ -59,7 +59,7 @@ def select(rng: random.Random, sources: list[list], amounts: list[int], domain: 
             indices.append(idx)
         if domain_cond and len({_hashable(it) for it in items}) < len(items):
             continue
-        if all(_holds(items, f, c, nested=True) for f, c in domain_checks):
+        if all(_holds(indices, f, c, nested=True) for f, c in domain_checks):
             return items, indices
     raise Redraw("no selection met the domain conditions")
 
