@@ -163,3 +163,24 @@ def test_selection_hierarchy_defaults_and_the_none_shortcut():
     with pytest.raises(Redraw):  # 5 unique divisors out of 2
         select(random.Random(1), [[3, 4]], [1], 5, order=[True], duplicate=[False],
                custom=[("domain", [0], None)])
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("conditions.c.formula", "\"().__class__.__mro__\"", "attribute '__"),
+    ("variables.n.domain", "\"[1, len(range(10**12))]\"", "range of"),
+    ("conditions.c.formula", "\"(lambda p: open(p))('/etc/passwd')\"", "name 'open'"),
+    ("conditions.c.formula", "\"eval('1 + 1')\"", "name 'eval'"),
+])
+def test_hostile_specs_fail_when_drawn_naming_the_field(field, value, words):
+    import random
+    from puzzle_engine_plugins.logic.generator import Generator
+    text = GOOD.format(formula='"True"')
+    if field == "variables.n.domain":
+        text = text.replace('domain: "[2, 4]"', f"domain: {value}")
+    else:
+        text = text.replace('formula: "True"', f"formula: {value}")
+    spec = load_spec(text, "hostile.yaml", "hostile")
+    with pytest.raises(SpecError) as info:
+        Generator(spec, None).draw(random.Random(0))
+    message = str(info.value)
+    assert f"field '{field}'" in message and words in message and "\n" not in message

@@ -84,6 +84,11 @@ class Model:
     def iterate(self):
         return [self.vars[n] for n in sorted(self.assignment) if n in self.vars]
 
+    def spec_method(self, name):
+        if name in ("evaluate", "eval"):  # z3's model.evaluate(formula)
+            return lambda formula, *_: symbolic.value(formula, self.assignment)
+        return None
+
     def __len__(self):
         return len(self.assignment)
 
@@ -214,6 +219,14 @@ def make_expr(op, *operands):
             "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b}[sym]()
 
 
+def get_TF_events_for_each_solution(events, solutions, require=True):
+    """Per solution, the unknowns of ``events`` that are ``require`` in it (or that it
+    leaves unassigned)."""
+    items = get_items(events)
+    return [[v for v in items if (value := get_value(m, v)) is None or value == require]
+            for m in _iterate(solutions)]
+
+
 def reduce(function, items, *initial):
     import functools
     return functools.reduce(function, list(_iterate(items)), *initial)
@@ -245,6 +258,7 @@ class Helpers:
             "sample": self.sample, "shuffle": self.shuffled,
             "generate_random_list": self.generate_random_list, "get_faker": self.get_faker,
             "make_expr": make_expr, "reduce": reduce,
+            "get_TF_events_for_each_solution": get_TF_events_for_each_solution,
             "random": Namespace("random", {
                 "randint": self.randint, "uniform": self.uniform, "choice": self.choice,
                 "sample": self.sample, "shuffle": self.shuffle_in_place,
