@@ -123,23 +123,7 @@ def parse_template(text: str) -> list:
         elif c == "}":
             raise ExprError(f"single '}}' at character {i + 1} of the template")
         elif c == "{":
-            j, depth, quote = i + 1, 0, None
-            while j < n:
-                d = text[j]
-                if quote:
-                    if d == "\\":
-                        j += 1
-                    elif d == quote:
-                        quote = None
-                elif d in "'\"":
-                    quote = d
-                elif d in "([{":
-                    depth += 1
-                elif d in ")]}":
-                    if depth == 0:
-                        break
-                    depth -= 1
-                j += 1
+            j = next((k for k, d, depth in _unquoted(text, i + 1) if d in ")]}" and depth == 0), n)
             if j >= n or text[j] != "}":
                 raise ExprError(f"'{{' at character {i + 1} of the template is not closed")
             body, spec = text[i + 1:j], ""
@@ -159,20 +143,29 @@ def parse_template(text: str) -> list:
     return parts
 
 
-def _top_level_colon(body: str) -> int | None:
-    """The ':' of a format spec (``{x:>4}``), not one inside brackets, strings or a lambda."""
-    depth, quote = 0, None
-    for k, d in enumerate(body):
+def _unquoted(text: str, start: int):
+    """``(index, character, depth)`` for the characters of ``text`` from ``start`` that
+    are outside string literals; ``depth`` counts the brackets open before each one."""
+    depth, quote, k = 0, None, start
+    while k < len(text):
+        d = text[k]
         if quote:
-            if d == quote:
+            if d == "\\":
+                k += 1
+            elif d == quote:
                 quote = None
         elif d in "'\"":
             quote = d
-        elif d in "([{":
-            depth += 1
-        elif d in ")]}":
-            depth -= 1
-        elif d == ":" and depth == 0 and "lambda" not in body[:k] and body[k + 1:k + 2] != "=":
+        else:
+            yield k, d, depth
+            depth += (d in "([{") - (d in ")]}")
+        k += 1
+
+
+def _top_level_colon(body: str) -> int | None:
+    """The ':' of a format spec (``{x:>4}``), not one inside brackets, strings or a lambda."""
+    for k, d, depth in _unquoted(body, 0):
+        if d == ":" and depth == 0 and "lambda" not in body[:k] and body[k + 1:k + 2] != "=":
             return k
     return None
 
