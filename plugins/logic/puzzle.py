@@ -97,8 +97,12 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
     def shipped_specs(self):
         out = {}
         for name, path in shipped_specs().items():
-            first = path.read_text(encoding="utf-8").splitlines()[0]
-            out[name] = first.lstrip("# ").strip()
+            head = []  # the spec's opening comment, up to its first ': '
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if not line.startswith("#"):
+                    break
+                head.append(line.lstrip("# ").strip())
+            out[name] = " ".join(head).split(": ")[0]
         return out
 
     # -- generation ---------------------------------------------------------------------
