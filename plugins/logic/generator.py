@@ -192,8 +192,7 @@ class Generator:
         solutions stand for the solver's (each solution is checked against every
         constraint here; the criterion then proves the set complete)."""
         self.rng = rng
-        self.replay = replay
-        post_gen = replay
+        self.replay = post_gen = replay
         self.sym_config: dict = {}
         self.scn = Scenario(bound=self.d.get("int_bound", INT_BOUND))
         self.helpers = Helpers(rng, self.sym_config)
@@ -227,6 +226,8 @@ class Generator:
                 names["_sol"] = self._scenario_solution(post_gen)
                 for var_name in post.get("post_gen_vars") or {}:
                     path = ("post_generation", "post_gen_vars", var_name)
+                    if post_gen is not None and var_name not in post_gen:
+                        raise ExprError(f"config has no '{var_name}' (a post_gen_var)")
                     names[var_name] = post_gen[var_name] if post_gen else self.ev(path)
                     config[var_name] = _plain(names[var_name])
                 for cname, c in (post.get("post_gen_conditions") or {}).items():
@@ -244,15 +245,13 @@ class Generator:
         names["_solutions"] = solutions
         if self.d.get("optimize") and solutions:  # as PuzzleClone: the one optimal model
             names["_solutions"] = solutions[0]
-            names["_value"] = symbolic.value(self.ev(("optimize", "formula")), solutions[0].assignment)
-        if self.d.get("optimize") and solutions:
-            config["_optimum"] = symbolic.value(self.ev(("optimize", "formula")),
-                                                solutions[0].assignment)
+            names["_value"] = config["_optimum"] = symbolic.value(
+                self.ev(("optimize", "formula")), solutions[0].assignment)
         if len(solutions) <= RECORDED_SOLUTIONS:
             config["_solutions"] = [m.assignment for m in solutions]
         answers, query_texts, options, check, answer_index = [], {}, None, "solution-set", 0
         option_queries = [q for q in self.d["queries"] if "ans_formula" not in self.d["queries"][q]]
-        for number, (qname, q) in enumerate(self.d["queries"].items(), 1):
+        for qname, q in self.d["queries"].items():
             path = ("queries", qname)
             if "ans_formula" in q:
                 desc, answer = self._free_query(path, q)
@@ -478,7 +477,6 @@ class Generator:
         if best is None:
             raise Redraw("the puzzle has no solution")
         self.scn.add(symbolic.binop("==", goal, best), "optimize")
-        self.optimum = best
         return self._all_solutions(1)
 
     # -- queries ------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType, Status
+from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType
 
 from .generator import Generator
 from .interp import ExprError

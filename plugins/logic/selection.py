@@ -8,7 +8,7 @@ it from the generation's seeded ``random.Random``."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Callable
 
 from .helpers import _hashable
 
