@@ -17,7 +17,7 @@ from puzzle_engine import Status
 
 from . import symbolic
 from .helpers import LETTERS, SYMBOLIC_MODEL, Helpers, Model, _hashable
-from .interp import Closure, ExprError, Interpreter
+from .interp import Closure, ExprError, Interpreter, parse
 from .selection import Redraw, select
 from .spec import Spec, SpecError
 from .symbolic import Sym, SymbolicError
@@ -195,7 +195,7 @@ class Generator:
         self.replay = post_gen = replay
         self.sym_config: dict = {}
         self.scn = Scenario(bound=self.d.get("int_bound", INT_BOUND))
-        self.helpers = Helpers(rng, self.sym_config)
+        self.helpers = Helpers(rng, self.sym_config, lambda text: self.it.eval(parse(text)))
         self.it = Interpreter({}, self.helpers.functions())
         names = self.it.names
         config: dict[str, Any] = {}

@@ -244,9 +244,10 @@ class Helpers:
     """The helpers of one generation: the pure ones, and those drawing from ``rng`` or
     reading the symbols' metadata (``get_p``, ``get_desc``)."""
 
-    def __init__(self, rng: random.Random, sym_config: dict):
+    def __init__(self, rng: random.Random, sym_config: dict, interpret=None):
         self.rng = rng
         self.sym_config = sym_config
+        self.interpret = interpret  # text -> value, by the generation's interpreter
 
     def functions(self) -> dict[str, Any]:
         return {
@@ -315,13 +316,33 @@ class Helpers:
         return items
 
     def generate_random_list(self, size, ele_type, ele_domain, cond=(), per_ele_domain=None):
-        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 10_000:
-            raise ExprError("generate_random_list: size from 0 to 10000")
-        out = []
-        for i in range(size):
-            lo, hi = (per_ele_domain[i] if per_ele_domain else ele_domain)[:2]
-            out.append(self.rng.randint(lo, hi) if ele_type == "int" else self.rng.uniform(lo, hi))
-        return out
+        """``size`` random elements: ``int``/``float`` from ``[lo, hi]``, ``bool``/``enum``
+        one of the domain's items; per element from ``per_ele_domain[i]`` when given (not
+        None). ``cond``: lambdas (or their text, interpreted) the list must satisfy; drawn again
+        until it does, 1,000 times at most."""
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 < size <= 10_000:
+            raise ExprError("generate_random_list: size from 1 to 10000")
+        if ele_type not in ("int", "float", "bool", "enum"):
+            raise ExprError(f"generate_random_list: unknown type {ele_type!r}")
+        if per_ele_domain is not None and len(per_ele_domain) != size:
+            raise ExprError("generate_random_list: per_ele_domain needs one domain per element")
+        checks = [self.interpret(c) if isinstance(c, str) and self.interpret else c for c in cond]
+        if not all(callable(c) for c in checks):
+            raise ExprError("generate_random_list: each cond is a lambda")
+        for _ in range(1000):
+            out = []
+            for i in range(size):
+                domain = per_ele_domain[i] if per_ele_domain and per_ele_domain[i] is not None \
+                    else ele_domain
+                if ele_type == "int":
+                    out.append(self.rng.randint(domain[0], domain[1]))
+                elif ele_type == "float":
+                    out.append(self.rng.uniform(domain[0], domain[1]))
+                else:
+                    out.append(self.rng.choice(list(domain)))
+            if all(c(out) for c in checks):
+                return out
+        raise ExprError("generate_random_list: no list met the conditions in 1000 draws")
 
     def get_faker(self, num, provider_name="name", locale="en", seed=None):
         words = FAKER.get(provider_name)
