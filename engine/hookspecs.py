@@ -163,8 +163,8 @@ class PuzzleType:
 
     def instance_model(self, params: Mapping[str, Any], instance: Instance) -> str | None:
         """MiniZinc code of this instance alone, added after ``models`` on every solve of
-        it: for types whose constraints differ from one puzzle to the next (a templated
-        logic puzzle builds its model from a spec). Default ``None``: the model is
+        it: for types whose constraints differ from one puzzle to the next (a type that
+        builds each puzzle's model from a template). Default ``None``: the model is
         ``models`` with ``to_data``'s data."""
         return None
 
