@@ -319,7 +319,8 @@ class Helpers:
         """``size`` random elements: ``int``/``float`` from ``[lo, hi]``, ``bool``/``enum``
         one of the domain's items; per element from ``per_ele_domain[i]`` when given (not
         None). ``cond``: lambdas (or their text, interpreted) the list must satisfy; drawn again
-        until it does, 1,000 times at most."""
+        until it does, ``RANDOM_LIST_TRIES`` times at most (PuzzleClone: for ever). As there,
+        a condition that fails with an error counts as not met."""
         if isinstance(size, bool) or not isinstance(size, int) or not 0 < size <= 10_000:
             raise ExprError("generate_random_list: size from 1 to 10000")
         if ele_type not in ("int", "float", "bool", "enum"):
@@ -329,7 +330,7 @@ class Helpers:
         checks = [self.interpret(c) if isinstance(c, str) and self.interpret else c for c in cond]
         if not all(callable(c) for c in checks):
             raise ExprError("generate_random_list: each cond is a lambda")
-        for _ in range(1000):
+        for _ in range(RANDOM_LIST_TRIES):
             out = []
             for i in range(size):
                 domain = per_ele_domain[i] if per_ele_domain and per_ele_domain[i] is not None \
@@ -337,12 +338,13 @@ class Helpers:
                 if ele_type == "int":
                     out.append(self.rng.randint(domain[0], domain[1]))
                 elif ele_type == "float":
-                    out.append(self.rng.uniform(domain[0], domain[1]))
+                    out.append(round(self.rng.uniform(domain[0], domain[1]), 2))
                 else:
                     out.append(self.rng.choice(list(domain)))
-            if all(c(out) for c in checks):
+            if all(_holds(c, out) for c in checks):
                 return out
-        raise ExprError("generate_random_list: no list met the conditions in 1000 draws")
+        raise ExprError(f"generate_random_list: no list met the conditions in "
+                        f"{RANDOM_LIST_TRIES} draws")
 
     def get_faker(self, num, provider_name="name", locale="en", seed=None):
         words = FAKER.get(provider_name)
@@ -373,6 +375,17 @@ def _bounded(f):
             raise ExprError(f"{f.__name__}() of a number over 1000")
         return f(*args)
     return call
+
+
+#: Lists ``generate_random_list`` draws before giving up.
+RANDOM_LIST_TRIES = 20_000
+
+
+def _holds(check, items) -> bool:
+    try:
+        return bool(check(items))
+    except ExprError:
+        return False
 
 
 def _limited(iterator, limit: int = 100_000):
