@@ -271,6 +271,8 @@ BUILTINS: dict[str, Any] = {
     "round": _round, "chr": chr, "ord": ord, "any": lambda x: any(_iterate(x)),
     "all": lambda x: all(_iterate(x)), "reversed": lambda x: list(reversed(list(_iterate(x)))),
     "format": _format, "isinstance": isinstance, "dict": dict,
+    "map": lambda f, *xs: list(map(f, *(_iterate(x) for x in xs))),
+    "filter": lambda f, xs: [x for x in _iterate(xs) if (f(x) if f is not None else x)],
     "True": True, "False": False, "None": None,
     "And": symbolic.And, "Or": symbolic.Or, "Not": symbolic.Not, "Implies": symbolic.Implies,
     "Xor": symbolic.Xor, "If": symbolic.If, "Sum": symbolic.Sum, "Distinct": symbolic.Distinct,
