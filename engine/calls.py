@@ -91,6 +91,17 @@ def data(ptype, params, instance, solver) -> dict[str, Any]:
     return dict(value)
 
 
+def instance_model(ptype, params, instance) -> list[str]:
+    """The type's ``instance_model``, checked: MiniZinc code to add, as a list (empty for
+    None)."""
+    value = call(ptype, "instance_model", params=params, instance=instance)
+    if value is None:
+        return []
+    if not isinstance(value, str):
+        raise bad_result("instance_model", ptype, value, "None or MiniZinc code (a str)")
+    return [value]
+
+
 def split_data(ptype, params, instance, solver):
     """The type's ``split_data``, checked: None, or ``(shared data, {array: ints})``."""
     value = call(ptype, "split_data", params=params, instance=instance, solver=solver)

@@ -115,13 +115,14 @@ class Engine:
         ``extra`` is MiniZinc code added to the model. Returns the result (its status
         tells SAT, ALL, OPTIMAL, UNSAT and UNKNOWN apart; ``objective`` holds the
         optimum's value) and the type's solutions."""
-        if not extra and (goal == "satisfy" or not ptype.objective):
+        own = calls.instance_model(ptype, params, instance)
+        if not extra and not own and (goal == "satisfy" or not ptype.objective):
             split = calls.split_data(ptype, params, instance, self.backend.info)
             if split is not None:
                 result, raw = self._solve_split(ptype, *split, nr_solutions)
                 return result, [self.solution_of(ptype, params, s) for s in raw]
         result, raw = self.backend.solve(ptype, self.data(ptype, params, instance),
-                                         nr_solutions, extra, goal)
+                                         nr_solutions, [*own, *extra], goal)
         return result, [self.solution_of(ptype, params, s) for s in raw]
 
     def _solve_split(self, ptype: PuzzleType, shared: dict[str, Any],

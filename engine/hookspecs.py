@@ -162,6 +162,13 @@ class PuzzleType:
         formulations by solver; most types ignore it."""
         raise NotImplementedError
 
+    def instance_model(self, params: Mapping[str, Any], instance: Instance) -> str | None:
+        """MiniZinc code of this instance alone, added after ``models`` on every solve of
+        it: for types whose constraints differ from one puzzle to the next (a type that
+        builds each puzzle's model from a template). Default ``None``: the model is
+        ``models`` with ``to_data``'s data."""
+        return None
+
     def split_data(self, params: Mapping[str, Any], instance: Instance, solver
                    ) -> tuple[Mapping[str, Any], Mapping[str, Sequence[int]]] | None:
         """Optional, for speed: ``instance``'s data in two parts, ``(shared, fixed)``.
@@ -237,6 +244,11 @@ class PuzzleType:
                  checker) -> dict[str, float]:
         """A feature vector for grading, an ordered ``dict[str, float]``. ``checker``
         counts other solutions (see ``Emptying.is_remove_valid``), or is ``None``."""
+        return {}
+
+    def shipped_specs(self) -> dict[str, str]:
+        """For a type that generates from templates: the templates it ships, name to one
+        line about it (``puzzle-engine specs``). Default: none."""
         return {}
 
     # -- corpora and pictures ----------------------------------------------------------------

@@ -19,7 +19,7 @@ app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=
                   help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
 
 # Importing a command module registers its commands, in this order in the help.
-from . import gen, batch, solve, grade, info, db, render, explain  # noqa: E402,F401
+from . import gen, batch, solve, grade, info, db, render, explain, specs  # noqa: E402,F401
 
 
 def _version_callback(value: bool):

@@ -1,0 +1,12 @@
+"""Built-in plugin: templated logic puzzles (puzzle type ``logic``) from PuzzleClone-style
+YAML specs, read as data and interpreted, never executed (``docs/logic-specs.md``)."""
+from puzzle_engine import hookimpl
+
+from .puzzle import LogicPuzzle
+
+PUZZLE_ENGINE_CONTRACT = 2
+
+
+@hookimpl
+def register_puzzle_types(register):
+    register(LogicPuzzle())

@@ -1,0 +1,209 @@
+"""The ``logic`` puzzle type: templated logic puzzles from PuzzleClone-style specs.
+
+The type draws its puzzles itself (strategy ``own``): ``Generator`` runs the spec with
+the interpreter, solving through the engine; the criterion ``unique-answer`` then
+proves, with the solver, that exactly one option holds in every solution and every
+other in none. An instance is the finished puzzle with the MiniZinc model it was
+checked on (``instance_model``), built from the spec, never read from a file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sys
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType
+
+from .generator import Generator
+from .interp import ExprError
+from .selection import Redraw
+from .spec import Spec, SpecError, load_spec, load_spec_file
+
+def shipped_specs() -> dict[str, Any]:
+    """The specs shipped with the plugin, by name (file name without ``.yaml``)."""
+    folder = resources.files(__package__) / "specs"
+    return {p.name[:-5]: p for p in sorted(folder.iterdir(), key=lambda p: p.name)
+            if p.name.endswith(".yaml")}
+
+
+#: Set this environment variable to see why each draw was given up (on stderr).
+TRACE = "PUZZLE_ENGINE_LOGIC_TRACE"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A model the generator asks the solver about (no options yet)."""
+
+    model: str
+
+
+@dataclass(frozen=True)
+class LogicInstance:
+    problem: str
+    key: str
+    model: str
+    options: tuple[str, ...]
+    check: str
+    config: dict = field(hash=False, compare=False)
+    parameters: dict = field(hash=False, compare=False)
+    answer_index: int = 0
+
+
+class LogicPuzzle(PuzzleType, OwnGenerator):
+    name = "logic"
+    description = ("Templated logic puzzles from PuzzleClone-style YAML specs (interpreted, "
+                   "never executed), each with one answer the solver proves.")
+    params = (Param("spec", str, "wine-merchant",
+                    "a shipped spec's name (puzzle-engine specs) or a YAML spec file"),)
+    models = ()
+    decision = ""
+    strategy = "own"
+    criterion = "unique-answer"
+    solver = "chuffed"
+
+    def __init__(self):
+        self._specs: dict[tuple, Spec] = {}
+
+    # -- specs --------------------------------------------------------------------------
+    def check_params(self, params):
+        name = params.get("spec") or "wine-merchant"
+        self.spec(name)
+        return {"spec": name}
+
+    def spec(self, name: str) -> Spec:
+        shipped = shipped_specs()
+        if name in shipped:
+            text, file = shipped[name].read_text(encoding="utf-8"), f"spec '{name}'"
+        else:
+            path = Path(name)
+            if not path.suffix and not path.exists():
+                raise PuzzleInputError(f"no shipped spec '{name}' and no file of that name "
+                                       f"(shipped: {', '.join(shipped)})")
+            key = (str(path.resolve()), path.stat().st_mtime_ns if path.exists() else 0)
+            if key not in self._specs:
+                self._specs[key] = load_spec_file(path, path.stem)
+            return self._specs[key]
+        key = (name, hashlib.sha256(text.encode()).hexdigest())
+        if key not in self._specs:
+            self._specs[key] = load_spec(text, file, name)
+        return self._specs[key]
+
+    def shipped_specs(self):
+        out = {}
+        for name, path in shipped_specs().items():
+            head = []  # the spec's opening comment, up to its first ': '
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if not line.startswith("#"):
+                    break
+                head.append(line.lstrip("# ").strip())
+            out[name] = " ".join(head).split(": ")[0]
+        return out
+
+    # -- generation ---------------------------------------------------------------------
+    def generate(self, params, rng, engine):
+        spec = self.spec(params["spec"])
+        seed = rng.getrandbits(63)
+        gen = Generator(spec, lambda model, n: self._solve(engine, params, model, n))
+        try:
+            drawn = gen.draw(random.Random(seed))
+        except Redraw as exc:
+            if os.environ.get(TRACE):
+                print(f"puzzle-engine: logic: draw {seed}: {exc}", file=sys.stderr)
+            return None
+        except ExprError as exc:
+            raise SpecError(f"{spec.where.file}: {exc}") from None
+        return self._instance(spec, seed, drawn)
+
+    def _instance(self, spec, seed, drawn) -> LogicInstance:
+        config = {"spec": spec.name, "draw": seed, **drawn.config}
+        return LogicInstance(drawn.problem, drawn.key, drawn.model, tuple(drawn.options),
+                             drawn.check, config, drawn.parameters, drawn.answer_index)
+
+    def _solve(self, engine, params, model, n):
+        result, sols = engine.solve(self, params, Candidate(model), nr_solutions=n, goal="satisfy")
+        return result.status, [dict(s) for s in sols]
+
+    def instance_model(self, params, instance):
+        return instance.model
+
+    def to_data(self, params, instance, solver):
+        return {}
+
+    def from_solution(self, params, values):
+        return tuple(sorted((k, v) for k, v in values.items() if not k.startswith("pe_")))
+
+    def answer_options(self, params, instance):
+        return list(instance.options)
+
+    def search_variables(self, params, instance):
+        return []
+
+    # -- records ------------------------------------------------------------------------
+    def to_json(self, params, instance, solution):
+        return {"problem": instance.problem, "key": instance.key,
+                "parameters": instance.parameters, "config": instance.config,
+                "checked": instance.check}
+
+    def from_json(self, params, record):
+        return self._replay(params, record)
+
+    def _replay(self, params, record) -> LogicInstance:
+        for name, typ in (("problem", str), ("key", str), ("config", dict)):
+            if not isinstance(record.get(name), typ):
+                raise PuzzleInputError(f"the record's field '{name}' is missing or not a "
+                                       f"{'text' if typ is str else 'JSON object'}")
+        config = record["config"]
+        seed = config.get("draw")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise PuzzleInputError("the record's field 'config.draw' must be a whole number")
+        if config.get("spec") not in (None, self.spec(params["spec"]).name):
+            raise PuzzleInputError(f"the record is of spec '{config.get('spec')}', not "
+                                   f"'{params['spec']}' (--spec)")
+        spec = self.spec(params["spec"])
+        try:
+            drawn = Generator(spec, None).draw(random.Random(seed), replay=config)
+        except (Redraw, ExprError) as exc:
+            raise PuzzleInputError(f"the record does not replay: {exc}") from None
+        if drawn.problem != record["problem"]:
+            raise PuzzleInputError("the record's problem is not the one its config replays to "
+                                   "(edited, or another version of the spec)")
+        if drawn.key != record["key"]:
+            raise PuzzleInputError(f"the record's answer {record['key']!r} is wrong: the spec "
+                                   f"gives {drawn.key!r}")
+        return self._instance(spec, seed, drawn)
+
+    def format(self, params, instance, fmt):
+        if fmt == "line":
+            return json.dumps({"problem": instance.problem, "key": instance.key,
+                               "config": instance.config}, ensure_ascii=False)
+        return instance.problem
+
+    def format_solution(self, params, solution, fmt):
+        return ", ".join(f"{k} = {v}" for k, v in solution)
+
+    def parse(self, params, text):
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError:
+            raise PuzzleInputError("a logic puzzle is read from its JSON record "
+                                   "(gen logic --format json), not from its text") from None
+        if not isinstance(record, dict):
+            raise PuzzleInputError("a logic puzzle record is a JSON object")
+        canonical = self.check_params({"spec": params.get("spec") or
+                                       (record.get("config") or {}).get("spec")})
+        return Parsed(canonical, self._replay(canonical, record))
+
+    # -- corpora and pictures -----------------------------------------------------------
+    def canonical_form(self, params, instance):
+        from .drawing import canonical
+        return canonical(instance)
+
+    def render_svg(self, params, instance, solution=None):
+        from .drawing import svg
+        return svg(instance, solution is not None)

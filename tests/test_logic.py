@@ -1,0 +1,106 @@
+"""The logic plugin on the real solver: every shipped spec generates a puzzle whose
+answer the criterion proves; records replay exactly and ``check`` catches a wrong
+answer; the CLI's errors are one line."""
+import json
+import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from puzzle_engine.engine import Engine
+from puzzle_engine.plugins import get_host
+from puzzle_engine.solving.backend import Backend
+from puzzle_engine_plugins.logic import symbolic
+from puzzle_engine_plugins.logic.generator import Generator
+from puzzle_engine_plugins.logic.puzzle import shipped_specs
+
+SPECS = sorted(shipped_specs())
+
+
+@pytest.fixture(scope="module")
+def engine():
+    host = get_host()
+    engine = Engine(host, Backend("chuffed"))  # the type's solver
+    try:
+        yield host.get_type("logic"), engine
+    finally:
+        engine.close()
+
+
+def cli(tmp_path, *args):
+    command = [sys.executable, "-c", "from puzzle_engine.cli import main; main()"]
+    return subprocess.run([*command, *map(str, args)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_each_shipped_spec_gives_a_proven_answer(engine, name):
+    ptype, eng = engine
+    params = eng.check_params(ptype, {"spec": name})
+    puzzle = eng.generate(ptype, params, seed=5).puzzle
+    inst = puzzle.instance
+    verdict = eng.criterion(ptype).judge(eng, ptype, params, inst)
+    assert verdict.accepted is True
+    if inst.check == "options":  # the letter the generator wrote is the one the solver proves
+        assert inst.key == "ABCDEFGH"[verdict.value]
+        assert f"\n{inst.key}. " in inst.problem
+    # every recorded solution keeps every constraint, evaluated in Python
+    gen = Generator(ptype.spec(name), None)
+    replayed = gen.draw(random.Random(inst.config["draw"]), replay=inst.config)
+    assert (replayed.problem, replayed.key) == (inst.problem, inst.key)
+    assert all(symbolic.value(c, a) is True for c in gen.scn.constraints
+               for a in inst.config["_solutions"])
+    svg = ptype.render_svg(params, inst, solution=verdict.solution)
+    assert ET.fromstring(svg).tag.endswith("svg") and "Answer:" in svg
+    assert ptype.canonical_form(params, inst)["answer"] == inst.key
+
+
+def test_house_number_answer_by_brute_force(engine):
+    ptype, eng = engine
+    params = eng.check_params(ptype, {"spec": "house-number"})
+    inst = eng.generate(ptype, params, seed=2).puzzle.instance
+    import re
+    rules = re.findall(r"If the number is (not )?a multiple of (\d), then it is between (\d+) and (\d+)",
+                       inst.problem)
+    assert len(rules) >= 3
+
+    def ok(n):
+        return all(not ((n % int(d) == 0) != bool(neg)) or int(lo) <= n <= int(hi)
+                   for neg, d, lo, hi in rules)
+    assert [n for n in range(10, 100) if ok(n)] == [int(inst.key)]
+
+
+def test_cli_gen_check_and_a_wrong_answer(tmp_path):
+    out = cli(tmp_path, "gen", "logic", "--spec", "house-number", "--count", "1", "--seed", "3",
+              "--format", "json")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 1
+    for line in lines:
+        record = json.loads(line)
+        assert {"problem", "key", "parameters", "config", "seed", "plugin_version",
+                "solver", "solver_version"} <= set(record)
+    (tmp_path / "p.jsonl").write_text(out.stdout)
+    checked = cli(tmp_path, "check", "logic", "p.jsonl")
+    assert checked.returncode == 0 and checked.stdout.count("accepted") == 1, checked.stderr
+    record = json.loads(lines[0])
+    record["key"] = str(int(record["key"]) + 1)
+    (tmp_path / "bad.jsonl").write_text(json.dumps(record) + "\n")
+    bad = cli(tmp_path, "check", "logic", "bad.jsonl")
+    assert bad.returncode == 2
+    assert bad.stderr.strip().count("\n") == 0 and "answer" in bad.stderr and "wrong" in bad.stderr
+
+
+def test_cli_specs_and_a_bad_spec_file(tmp_path):
+    listed = cli(tmp_path, "specs")
+    assert listed.returncode == 0 and all(s in listed.stdout for s in SPECS)
+    (tmp_path / "evil.yaml").write_text(
+        "desc: x\nconditions:\n  c:\n    formula: \"__import__('os').system('touch pwned')\"\n"
+        "queries:\n  q:\n    ans_formula: '1'\n")
+    bad = cli(tmp_path, "gen", "logic", "--spec", "evil.yaml")
+    assert bad.returncode == 2 and not (tmp_path / "pwned").exists()
+    errors = [line for line in bad.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and "Traceback" not in bad.stderr
+    assert errors[0].startswith("puzzle-engine: error: evil.yaml, line 4, field 'conditions.c.formula'")
