@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,9 +13,11 @@ def cache_root() -> Path:
 
 
 def replace_atomically(path: Path, fill: Callable[[Path], None]) -> None:
-    """Write ``path`` through ``fill(part)`` on a file of this process's own, then rename
-    it into place, so that a reader in another process never sees half a file."""
-    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    """Write ``path`` through ``fill(part)`` on a file of this thread's own, then rename
+    it into place, so that a reader never sees half a file. The part's name holds the
+    thread as well as the process: two threads of one process (the speculative checks of
+    a batch) may write the same file at once, and must not rename each other's part."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
     fill(part)
     os.replace(part, path)
 

@@ -275,3 +275,33 @@ def with_group_killed(proc) -> None:
     except ProcessLookupError:
         pass
     proc.wait(10)
+
+
+@pytest.mark.fast
+def test_threads_of_one_process_write_the_same_file_at_once(tmp_path):
+    """The speculative checks of a batch run in threads, and each may write the guarded
+    MiniZinc script: two threads sharing one part file renamed it under each other's feet
+    (FileNotFoundError on chmod, seen once in test_docs_example)."""
+    import threading
+
+    from puzzle_engine.cache import write_if_changed
+
+    target = tmp_path / "guarded-minizinc"
+    errors, start = [], threading.Barrier(16)
+
+    def write(i):
+        start.wait()
+        try:
+            for j in range(50):
+                write_if_changed(target, f"#!/bin/sh\n# {i} {j}\n", 0o700)
+        except Exception as exc:  # noqa: BLE001 - the race shows as any error
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert target.read_text().startswith("#!/bin/sh\n# ")
+    assert list(tmp_path.iterdir()) == [target]
