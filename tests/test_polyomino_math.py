@@ -189,6 +189,11 @@ def test_formats_canonical_form_and_drawing(host):
      "--compose draws a random set; it cannot be used with --pieces"),
     (["gen", NAME, "--rows", 4, "--cols", 4, "--sizes", 2, "--compose", "--seed", 1],
      "gave fewer than four distinct sets of pieces of sizes 2"),
+    # '²' passes str.isdigit but not int(): the user's input, not a broken plugin
+    (["gen", NAME, "--pieces", "\u00b2xL3"], "--pieces: piece 1: unknown piece"),
+    (["gen", NAME, "--numbers", "1:\u00b2"], "bad --numbers part '1:\u00b2'"),
+    (["gen", NAME, "--sizes", "\u00b2"], "bad --sizes '\u00b2'"),
+    (["check", NAME, "2xL3: 99\u00b2/191"], "row 1, column 3: '\u00b2' is not a number"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, message):
     proc = cli(tmp_path, *args)

@@ -27,7 +27,7 @@ from . import canonical, drawing
 from .board import Board, count_of, default_numbers, numbers_text, read_numbers
 from .criterion import PolyominoOptimum
 from .scoring import best_of
-from .shapes import free, pieces_text, read_pieces, sort_pieces, text_of
+from .shapes import digits, free, pieces_text, read_pieces, sort_pieces, text_of
 from .tiling import GaveUp, compose, fuse, one_tiling, pieces_of, placements, random_tiling
 
 PUZZLE_ENGINE_CONTRACT = 2
@@ -96,7 +96,7 @@ class PolyominoMath(PuzzleType, OwnGenerator):
             out[name] = v
         rows, cols, area = out["rows"], out["cols"], out["rows"] * out["cols"]
         sizes = str(params["sizes"]).replace(" ", "").split(",")
-        if not all(s.isdigit() and int(s) in SIZES for s in sizes):
+        if not all(digits(s) and int(s) in SIZES for s in sizes):
             raise PuzzleInputError(f"bad --sizes {params['sizes']!r}: expected sizes from "
                                    f"{SIZES[0]} to {SIZES[-1]}, e.g. 3,4")
         out["sizes"] = ",".join(str(s) for s in sorted({int(s) for s in sizes}))
