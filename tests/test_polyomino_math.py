@@ -155,6 +155,14 @@ def test_decoder_places_greedily_and_the_ea_improves():
     assert curves == [evolve(decoder, 300, random.Random(f"0:{run}")) for run in range(3)]
 
 
+@pytest.mark.fast
+def test_a_board_of_zeros_has_hardness_zero():
+    # Every placement scores 0: the best any run finds is 0 (was a division by zero).
+    decoder = Decoder(boards.parse_board("2xL3: 000/000"))
+    curves = [evolve(decoder, 20, random.Random(f"0:{run}")) for run in range(2)]
+    assert curves == [[0] * 21] * 2 and hardness(curves) == [0.0, 0.0]
+
+
 # == reading, writing, symmetry, drawing (no solver) =======================================
 @pytest.mark.fast
 def test_formats_canonical_form_and_drawing(host):
@@ -194,6 +202,13 @@ def test_formats_canonical_form_and_drawing(host):
     (["gen", NAME, "--numbers", "1:\u00b2"], "bad --numbers part '1:\u00b2'"),
     (["gen", NAME, "--sizes", "\u00b2"], "bad --sizes '\u00b2'"),
     (["check", NAME, "2xL3: 99\u00b2/191"], "row 1, column 3: '\u00b2' is not a number"),
+    # no pieces of size 7 add up to 30: the generator searched for minutes before
+    (["gen", NAME, "--sizes", 7], "bad --sizes '7': no pieces of these sizes cover the 30"),
+    (["gen", NAME, "--sizes", 3, "--rows", 4, "--cols", 4, "--compose"],
+     "cover the 4 squares of the board quarter"),
+    # a product above the solvers' integers was a FlatZinc syntax error
+    (["solve", NAME, "2xI3: 2000 2000 2000/1 1 1"],
+     "the numbers are too large: the pieces could score up to 16,000,000,000"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, message):
     proc = cli(tmp_path, *args)
