@@ -69,6 +69,26 @@ def test_free_polyominoes_and_names():
 
 
 @pytest.mark.fast
+def test_placements_are_every_distinct_rotation_reflection_and_shift():
+    """Checked against a count made here, independent of ``orientations``: the model and
+    the brute-force check both rest on ``placements``, so a lost orientation would go
+    unseen by their agreement."""
+    rows, cols = 4, 5
+    for shape in shapes.of_size(4) + shapes.of_size(5):
+        masks = set()
+        for a, b, c, d in ((1, 0, 0, 1), (0, -1, 1, 0), (-1, 0, 0, -1), (0, 1, -1, 0),
+                           (-1, 0, 0, 1), (1, 0, 0, -1), (0, 1, 1, 0), (0, -1, -1, 0)):
+            image = [(a * r + b * c_, c * r + d * c_) for r, c_ in shape]
+            for dr in range(-10, 10):
+                for dc in range(-10, 10):
+                    cells = [(r + dr, c_ + dc) for r, c_ in image]
+                    if all(0 <= r < rows and 0 <= c_ < cols for r, c_ in cells):
+                        masks.add(sum(1 << (r * cols + c_) for r, c_ in cells))
+        found = [mask for _, mask in tiling.placements(shape, rows, cols)]
+        assert len(found) == len(set(found)) and set(found) == masks, shapes.text_of(shape)
+
+
+@pytest.mark.fast
 def test_enumeration_of_5x6_sets_is_stable():
     """The paper's brute force listed 827 sets of 3- and 4-ominoes that tile 5x6."""
     found = list(tiling.tileable_sets((3, 4), 5, 6))
