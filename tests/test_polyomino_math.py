@@ -222,6 +222,8 @@ def test_formats_canonical_form_and_drawing(host):
     (["gen", NAME, "--numbers", "1:\u00b2"], "bad --numbers part '1:\u00b2'"),
     (["gen", NAME, "--sizes", "\u00b2"], "bad --sizes '\u00b2'"),
     (["check", NAME, "2xL3: 99\u00b2/191"], "row 1, column 3: '\u00b2' is not a number"),
+    # the board's own size, not a --rows the user never gave
+    (["check", NAME, "I3: 1/1/1"], "the board has 1 cols; expected 2 to 12"),
     # no pieces of size 7 add up to 30: the generator searched for minutes before
     (["gen", NAME, "--sizes", 7], "bad --sizes '7': no pieces of these sizes cover the 30"),
     (["gen", NAME, "--sizes", 3, "--rows", 4, "--cols", 4, "--compose"],

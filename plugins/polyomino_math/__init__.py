@@ -223,6 +223,8 @@ class PolyominoMath(PuzzleType, OwnGenerator):
         params = params or {}
         found = boards.parse_board(text)
         for name, value in (("rows", found.rows), ("cols", found.cols)):
+            if not 2 <= value <= 12:  # the board's own size, not an option the user gave
+                raise PuzzleInputError(f"the board has {value} {name}; expected 2 to 12")
             if params.get(name) is not None and params[name] != value:
                 raise PuzzleInputError(f"the board has {value} {name}, not {params[name]} "
                                        f"(--{name})")
