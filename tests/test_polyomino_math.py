@@ -69,6 +69,26 @@ def test_free_polyominoes_and_names():
 
 
 @pytest.mark.fast
+def test_placements_are_every_distinct_rotation_reflection_and_shift():
+    """Checked against a count made here, independent of ``orientations``: the model and
+    the brute-force check both rest on ``placements``, so a lost orientation would go
+    unseen by their agreement."""
+    rows, cols = 4, 5
+    for shape in shapes.of_size(4) + shapes.of_size(5):
+        masks = set()
+        for a, b, c, d in ((1, 0, 0, 1), (0, -1, 1, 0), (-1, 0, 0, -1), (0, 1, -1, 0),
+                           (-1, 0, 0, 1), (1, 0, 0, -1), (0, 1, 1, 0), (0, -1, -1, 0)):
+            image = [(a * r + b * c_, c * r + d * c_) for r, c_ in shape]
+            for dr in range(-10, 10):
+                for dc in range(-10, 10):
+                    cells = [(r + dr, c_ + dc) for r, c_ in image]
+                    if all(0 <= r < rows and 0 <= c_ < cols for r, c_ in cells):
+                        masks.add(sum(1 << (r * cols + c_) for r, c_ in cells))
+        found = [mask for _, mask in tiling.placements(shape, rows, cols)]
+        assert len(found) == len(set(found)) and set(found) == masks, shapes.text_of(shape)
+
+
+@pytest.mark.fast
 def test_enumeration_of_5x6_sets_is_stable():
     """The paper's brute force listed 827 sets of 3- and 4-ominoes that tile 5x6."""
     found = list(tiling.tileable_sets((3, 4), 5, 6))
@@ -155,6 +175,14 @@ def test_decoder_places_greedily_and_the_ea_improves():
     assert curves == [evolve(decoder, 300, random.Random(f"0:{run}")) for run in range(3)]
 
 
+@pytest.mark.fast
+def test_a_board_of_zeros_has_hardness_zero():
+    # Every placement scores 0: the best any run finds is 0 (was a division by zero).
+    decoder = Decoder(boards.parse_board("2xL3: 000/000"))
+    curves = [evolve(decoder, 20, random.Random(f"0:{run}")) for run in range(2)]
+    assert curves == [[0] * 21] * 2 and hardness(curves) == [0.0, 0.0]
+
+
 # == reading, writing, symmetry, drawing (no solver) =======================================
 @pytest.mark.fast
 def test_formats_canonical_form_and_drawing(host):
@@ -189,6 +217,20 @@ def test_formats_canonical_form_and_drawing(host):
      "--compose draws a random set; it cannot be used with --pieces"),
     (["gen", NAME, "--rows", 4, "--cols", 4, "--sizes", 2, "--compose", "--seed", 1],
      "gave fewer than four distinct sets of pieces of sizes 2"),
+    # '²' passes str.isdigit but not int(): the user's input, not a broken plugin
+    (["gen", NAME, "--pieces", "\u00b2xL3"], "--pieces: piece 1: unknown piece"),
+    (["gen", NAME, "--numbers", "1:\u00b2"], "bad --numbers part '1:\u00b2'"),
+    (["gen", NAME, "--sizes", "\u00b2"], "bad --sizes '\u00b2'"),
+    (["check", NAME, "2xL3: 99\u00b2/191"], "row 1, column 3: '\u00b2' is not a number"),
+    # the board's own size, not a --rows the user never gave
+    (["check", NAME, "I3: 1/1/1"], "the board has 1 cols; expected 2 to 12"),
+    # no pieces of size 7 add up to 30: the generator searched for minutes before
+    (["gen", NAME, "--sizes", 7], "bad --sizes '7': no pieces of these sizes cover the 30"),
+    (["gen", NAME, "--sizes", 3, "--rows", 4, "--cols", 4, "--compose"],
+     "cover the 4 squares of the board quarter"),
+    # a product above the solvers' integers was a FlatZinc syntax error
+    (["solve", NAME, "2xI3: 2000 2000 2000/1 1 1"],
+     "the numbers are too large: the pieces could score up to 16,000,000,000"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, message):
     proc = cli(tmp_path, *args)

@@ -27,7 +27,7 @@ from . import canonical, drawing
 from .board import Board, count_of, default_numbers, numbers_text, read_numbers
 from .criterion import PolyominoOptimum
 from .scoring import best_of
-from .shapes import free, pieces_text, read_pieces, sort_pieces, text_of
+from .shapes import digits, free, pieces_text, read_pieces, sort_pieces, text_of
 from .tiling import GaveUp, compose, fuse, one_tiling, pieces_of, placements, random_tiling
 
 PUZZLE_ENGINE_CONTRACT = 2
@@ -36,6 +36,7 @@ SIZES = range(1, 9)  # piece sizes a random set may use
 TILING_DRAWS = 200   # random tilings tried for one piece set
 SMALL_BOARD = 16     # squares up to which Gecode is the solver
 TILING_STEPS = 1_000_000  # steps of the search that checks a given set tiles the board
+INT_LIMIT = 2 ** 31 - 2   # the largest score the model may hold (Gecode's integers)
 
 
 def _flag(params, name):
@@ -96,10 +97,16 @@ class PolyominoMath(PuzzleType, OwnGenerator):
             out[name] = v
         rows, cols, area = out["rows"], out["cols"], out["rows"] * out["cols"]
         sizes = str(params["sizes"]).replace(" ", "").split(",")
-        if not all(s.isdigit() and int(s) in SIZES for s in sizes):
+        if not all(digits(s) and int(s) in SIZES for s in sizes):
             raise PuzzleInputError(f"bad --sizes {params['sizes']!r}: expected sizes from "
                                    f"{SIZES[0]} to {SIZES[-1]}, e.g. 3,4")
         out["sizes"] = ",".join(str(s) for s in sorted({int(s) for s in sizes}))
+        if params["pieces"] is None:  # a random set: its sizes must add up to the area
+            part = (rows // 2) * (cols // 2) if params["compose"] is True else area
+            if not sums_to(part, [int(s) for s in sizes]):
+                raise PuzzleInputError(f"bad --sizes {params['sizes']!r}: no pieces of these "
+                                       f"sizes cover the {part} squares of the board"
+                                       f"{' quarter' if params['compose'] is True else ''}")
         numbers = default_numbers(area) if params["numbers"] is None \
             else read_numbers(params["numbers"])
         total = sum(numbers.values())
@@ -216,6 +223,8 @@ class PolyominoMath(PuzzleType, OwnGenerator):
         params = params or {}
         found = boards.parse_board(text)
         for name, value in (("rows", found.rows), ("cols", found.cols)):
+            if not 2 <= value <= 12:  # the board's own size, not an option the user gave
+                raise PuzzleInputError(f"the board has {value} {name}; expected 2 to 12")
             if params.get(name) is not None and params[name] != value:
                 raise PuzzleInputError(f"the board has {value} {name}, not {params[name]} "
                                        f"(--{name})")
@@ -237,6 +246,14 @@ class PolyominoMath(PuzzleType, OwnGenerator):
 
     def solution_key(self, params, solution):
         return tuple(solution)  # already the same for placements that swap identical pieces
+
+
+def sums_to(total: int, sizes) -> bool:
+    """Whether ``total`` is a sum of the ``sizes`` (each used any number of times)."""
+    reach = [True] + [False] * total
+    for t in range(1, total + 1):
+        reach[t] = any(s <= t and reach[t - s] for s in sizes)
+    return reach[total]
 
 
 def check_tiles(pieces, rows, cols):
@@ -281,7 +298,16 @@ def model_data(instance: Board):
         for i in range(mask.bit_length()):
             if mask >> i & 1:
                 over[i].append(p)
-    return {"R": instance.rows, "C": instance.cols, "K": len(kinds), "n": counts,
+    # The score's bound: each piece on its best placement. Above the solvers' integers it
+    # is the user's numbers that are too large, not a model error.
+    best = [0] * len(kinds)
+    for k, _, v in table:
+        best[k] = max(best[k], v)
+    top = sum(n * b for n, b in zip(counts, best))
+    if top > INT_LIMIT:
+        raise PuzzleInputError(f"the numbers are too large: the pieces could score up to "
+                               f"{top:,}, above the solvers' limit {INT_LIMIT:,}")
+    return {"R": instance.rows, "C": instance.cols, "K": len(kinds), "n": counts, "top": top,
             "P": len(table), "kind": [k + 1 for k, _, _ in table],
             "value": [v for _, _, v in table], "over": [{"set": s} for s in over]}
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from puzzle_engine import PuzzleInputError
 
-from .shapes import Shape, pieces_text, read_pieces
+from .shapes import Shape, digits, pieces_text, read_pieces
 
 #: The paper's numbers: for 5x6, 8 ones, 8 twos, 8 threes and 6 fours; for 10x10, the
 #: same proportions, 25, 30, 30 and 15 (the paper's "24/25, 29/30, 29/30, 14/15" are read
@@ -49,7 +49,7 @@ def read_numbers(text: str) -> dict[int, int]:
     counts: dict[int, int] = {}
     for part in str(text).replace(" ", "").split(","):
         value, sep, count = part.partition(":")
-        if not sep or not value.isdigit() or not count.isdigit():
+        if not sep or not digits(value) or not digits(count):
             raise PuzzleInputError(f"bad --numbers part {part!r}: expected NUMBER:COUNT, "
                                    "e.g. 1:8,2:8,3:8,4:6")
         counts[int(value)] = counts.get(int(value), 0) + int(count)
@@ -80,7 +80,7 @@ def format_board(board: Board, fmt: str) -> str:
 def read_row(text: str, r: int) -> list[int]:
     words = text.split() if " " in text.strip() else list(text.strip())
     for c, w in enumerate(words, 1):
-        if not w.isdigit():
+        if not digits(w):
             raise PuzzleInputError(f"row {r}, column {c}: {w!r} is not a number")
     return [int(w) for w in words]
 

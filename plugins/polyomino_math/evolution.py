@@ -100,6 +100,8 @@ def evolve(decoder: Decoder, tournaments: int, rng: random.Random) -> list[int]:
 def hardness(curves: list[list[int]]) -> list[float]:
     """Each run's hardness: 1 - (mean best fitness) / (best fitness of any run)."""
     top = max(max(c) for c in curves)
+    if top <= 0:  # every placement scores 0 (a board of zeros): nothing to find
+        return [0.0] * len(curves)
     return [1 - statistics.fmean(c) / top for c in curves]
 
 

@@ -124,13 +124,19 @@ def read_piece(text: str, what: str) -> Shape:
                            "of # and . joined by |, e.g. '###|.#.')")
 
 
+def digits(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (``str.isdigit`` also accepts
+    '²' and other characters ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def read_pieces(text: str, what: str = "piece") -> tuple[Shape, ...]:
     """A multiset of pieces from ``T4 2xL3 O4`` (commas or spaces between pieces, ``NxP``
     for N copies), sorted largest first."""
     pieces = []
     for n, word in enumerate(text.replace(",", " ").split(), 1):
         count, sep, rest = word.partition("x")
-        if sep and count.isdigit() and rest:
+        if sep and digits(count) and rest:
             if int(count) < 1:
                 raise PuzzleInputError(f"{what} {n} {word!r}: a count must be 1 or more")
             pieces.extend([read_piece(rest, f"{what} {n}")] * int(count))
