@@ -25,11 +25,15 @@ def page_steps(ex: Explainer, steps: Sequence[Step]) -> list[dict[str, Any]]:
     shown: set[Fact] = set()
 
     def leading(step: Step) -> list[Fact]:
+        """The eliminations not shown yet that ``step`` rests on, through any chain."""
         found: list[Fact] = []
-        for fact in step.facts or ():
+        todo = list(step.facts or ())
+        while todo:
+            fact = todo.pop()
             if fact in eliminated and fact not in shown:
                 shown.add(fact)
-                found += [*leading(eliminated[fact]), fact]
+                found.append(fact)
+                todo += eliminated[fact].facts or ()
         return found
 
     out = []
