@@ -7,6 +7,7 @@ wall time of the whole command, start-up included; the ratios divide medians tak
 the same rounds, so a machine that others load slows both sides alike.
 
     .venv/bin/python benchmarks/bench_render.py --count 20 --rounds 3
+    .venv/bin/python benchmarks/bench_render.py --puzzle fillomino --count 10 --no-explained
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=20, help="puzzles in the batch")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-explained", action="store_true", help="leave out the play "
+                        "page with explained hints (minutes a 9x9 Fillomino)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-render-") as folder:
         batch = Path(folder) / "batch.jsonl"
@@ -45,6 +48,8 @@ def main() -> None:
             "play html explained": ["render", str(batch), "--out", f"{folder}/d.html"],
             "solve (baseline)": ["solve", options.puzzle, str(batch), "--format", "line"],
         }
+        if options.no_explained:
+            del cases["play html explained"]
         times: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(options.rounds):
             for name, args in cases.items():
