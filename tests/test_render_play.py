@@ -339,7 +339,7 @@ def test_a_hint_fills_in_the_first_explained_square(explained, browser):
     assert len(first["text"].split("\n")) > 1
 
 
-def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path):
+def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path, browser):
     """Two solutions (r1c1, r1c4, r2c1, r2c4 can be 2 4 4 2 or 4 2 2 4): the page holds
     the placements explain makes before it needs search (past them, the page's plain
     hint); --no-explain holds none."""
@@ -356,3 +356,12 @@ def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path):
     assert [(s["square"], s["value"]) for s in embedded(tmp_path / "two.html")[0]["steps"]] \
         == placements
     assert embedded(tmp_path / "plain.html")[0]["steps"] == []
+    # In the page: a hint a placement, then the plain hint (the first square still empty).
+    browser.get((tmp_path / "two.html").as_uri())
+    for _ in placements:
+        browser.find_element(By.ID, "hint").click()
+    assert {k for k in range(16) if "hint" in state(browser, k)[0]} == {k for k, _ in placements}
+    browser.find_element(By.ID, "hint").click()
+    first = next(k for k in range(16) if line[k] == "." and k not in dict(placements))
+    assert "hint" in state(browser, first)[0]
+    assert status(browser).startswith(f"Hint: row {first // 4 + 1}, column {first % 4 + 1}")
