@@ -146,8 +146,8 @@ def render(
     time_limit: TimeOpt = None,
     no_explain: Annotated[bool, typer.Option("--no-explain", help="HTML: plain hints (the "
                           "first square filled in wrong, else the first empty one), without "
-                          "running the explainer (seconds for a 9x9 Sudoku, a minute or more for a "
-                          "Fillomino).")] = False,
+                          "running the explainer (seconds to minutes a puzzle, by type and size: "
+                          "see the user guide).")] = False,
 ):
     """Draw puzzles: a printable sheet with an answer key, or an HTML page to play."""
     with _errors():
