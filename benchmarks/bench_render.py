@@ -1,11 +1,13 @@
 """What ``puzzle-engine render`` costs, against its baseline in the same run: a batch of
 puzzles made once by ``gen``, then, round after round and interleaved, ``render`` as a
-sheet without a key (no solver), with the answer key, the play page, and ``solve`` of the
+sheet without a key (no solver), with the answer key, the play page (plain hints, and
+explained hints: the explainer's cost), and ``solve`` of the
 same puzzles (the solver's part of a key, as a user would run it). Every figure is the
 wall time of the whole command, start-up included; the ratios divide medians taken in
 the same rounds, so a machine that others load slows both sides alike.
 
     .venv/bin/python benchmarks/bench_render.py --count 20 --rounds 3
+    .venv/bin/python benchmarks/bench_render.py --puzzle fillomino --count 10 --no-explained
 """
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=20, help="puzzles in the batch")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-explained", action="store_true", help="leave out the play "
+                        "page with explained hints (minutes a 9x9 Fillomino)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-render-") as folder:
         batch = Path(folder) / "batch.jsonl"
@@ -40,9 +44,12 @@ def main() -> None:
         cases = {
             "sheet pdf": ["render", str(batch), "--out", f"{folder}/a.pdf"],
             "sheet+key pdf": ["render", str(batch), "--solutions", "--out", f"{folder}/b.pdf"],
-            "play html": ["render", str(batch), "--out", f"{folder}/c.html"],
+            "play html": ["render", str(batch), "--no-explain", "--out", f"{folder}/c.html"],
+            "play html explained": ["render", str(batch), "--out", f"{folder}/d.html"],
             "solve (baseline)": ["solve", options.puzzle, str(batch), "--format", "line"],
         }
+        if options.no_explained:
+            del cases["play html explained"]
         times: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(options.rounds):
             for name, args in cases.items():
@@ -50,10 +57,10 @@ def main() -> None:
     base = statistics.median(times["solve (baseline)"])
     print(f"# {options.count} {options.puzzle} puzzles (seed {options.seed}), "
           f"{options.rounds} rounds, interleaved; wall time of each command")
-    print(f"{'case':18} {'median s':>9} {'s/puzzle':>9} {'/solve':>7}")
+    print(f"{'case':20} {'median s':>9} {'s/puzzle':>9} {'/solve':>7}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:18} {median:9.2f} {median / options.count:9.3f} {median / base:7.2f}")
+        print(f"{name:20} {median:9.2f} {median / options.count:9.3f} {median / base:7.2f}")
 
 
 if __name__ == "__main__":

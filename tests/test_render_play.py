@@ -14,12 +14,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from puzzle_engine import PlayGrid
+from puzzle_engine.cli import app
 from puzzle_engine.plugins import get_host
 from puzzle_engine.render import html
 from puzzle_engine.render.document import play_page
 from puzzle_engine.render.sources import open_source
 from puzzle_engine_plugins.sudoku.logic import ALPHABET
-from render_support import cli, records
+from render_support import cli, records, runner
 from test_render_pictures import LEVEL
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
@@ -55,7 +56,8 @@ def pages(tmp_path_factory):
                            "--format", "json").stdout)
     level = folder / "level.jsonl"
     level.write_text(json.dumps(LEVEL) + "\n")
-    cli("render", batch, "--format", "html", "--out", folder / "play.html")
+    # Plain hints (the explainer's are tested on a 4x4 below, where they are cheap).
+    cli("render", batch, "--format", "html", "--no-explain", "--out", folder / "play.html")
     cli("render", level, "--out", folder / "level.html")
     return folder, records(batch)
 
@@ -268,3 +270,98 @@ def test_typing_over_a_symbol_and_arrow_keys(pages, browser):
     assert focused() == last
     browser.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
     assert focused() == before
+
+
+def embedded(page):
+    """The puzzles a play page holds (its JSON data island)."""
+    found = re.search(r'<script type="application/json" id="puzzles">(.*?)</script>',
+                      page.read_text(), re.S)
+    return json.loads(found.group(1))
+
+
+def explain_lines(line, *args):
+    """``puzzle-engine explain sudoku LINE``: its JSON record and its text's step lines."""
+    as_json = runner.invoke(app, ["explain", "sudoku", line, "--format", "json", *args])
+    as_text = runner.invoke(app, ["explain", "sudoku", line, *args])
+    assert as_json.exit_code == as_text.exit_code in (0, 1), as_text.output
+    steps = [re.sub(r"^ *\d+\. ", "", text) for text in as_text.stdout.splitlines()
+             if re.match(r" *\d+\. ", text)]
+    return json.loads(as_json.stdout), steps
+
+
+@pytest.fixture(scope="module")
+def explained(tmp_path_factory):
+    """A real 4x4 Sudoku rendered to a play page with explained hints (the default), and
+    the same puzzle's explanation by 'puzzle-engine explain'."""
+    folder = tmp_path_factory.mktemp("explained")
+    batch = folder / "four.jsonl"
+    batch.write_text(cli("gen", "sudoku", "--size", 4, "--seed", 2, "--format", "json").stdout)
+    cli("render", batch, "--out", folder / "four.html")
+    (record,) = records(batch)
+    line = "".join(str(v or ".") for row in record["grid"] for v in row)
+    return folder / "four.html", record, explain_lines(line)
+
+
+def test_the_page_holds_the_explainers_placements(explained):
+    """The page's steps are explain's "=" steps, in order; each hint's text is explain's
+    line for it, after the lines of the eliminations it rests on (explain's "!=" lines in
+    explain's order, each shown once on the page)."""
+    page, _, (report, lines) = explained
+    (puzzle,) = embedded(page)
+    placements = [s for s in report["steps"] if s["relation"] == "="]
+    assert report["solved"] and placements
+    assert [(s["square"], s["value"]) for s in puzzle["steps"]] == \
+        [(s["square"], s["value"]) for s in placements]
+    eliminations = [text for text in lines if " != " in text]
+    shown = []
+    for step, placement in zip(puzzle["steps"], placements):
+        *before, own = step["text"].split("\n")
+        assert own.startswith(f"{placement['name']} = {placement['value']}  (size ")
+        assert own in lines and all(text in eliminations for text in before)
+        assert before == sorted(before, key=lines.index)
+        shown += before
+    assert shown and len(shown) == len(set(shown))
+
+
+def test_a_hint_fills_in_the_first_explained_square(explained, browser):
+    page, record, _ = explained
+    (puzzle,) = embedded(page)
+    first = puzzle["steps"][0]
+    solution = [v for row in record["solution"] for v in row]
+    browser.get(page.as_uri())
+    browser.find_element(By.ID, "hint").click()
+    assert [k for k in range(16) if "hint" in state(browser, k)[0]] == [first["square"]]
+    value = cell(browser, first["square"]).find_element(By.TAG_NAME, "input").get_attribute("value")
+    assert value == ALPHABET[solution[first["square"]] - 1] == ALPHABET[first["value"] - 1]
+    # One line a step (the page collapses runs of spaces, as HTML does).
+    assert status(browser).split("\n") == [" ".join(text.split())
+                                            for text in first["text"].split("\n")]
+    assert len(first["text"].split("\n")) > 1
+
+
+def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path, browser):
+    """Two solutions (r1c1, r1c4, r2c1, r2c4 can be 2 4 4 2 or 4 2 2 4): the page holds
+    the placements explain makes before it needs search (past them, the page's plain
+    hint); --no-explain holds none."""
+    line = "..1..1..34...24."
+    report, _ = explain_lines(line)
+    assert report["needs_search"] and not report["solved"]
+    placements = [(s["square"], s["value"]) for s in report["steps"] if s["relation"] == "="]
+    assert placements
+    batch = tmp_path / "two.jsonl"
+    batch.write_text(json.dumps({"type": "sudoku", "params": {"size": 4}, "grid": [
+        [int(ch) if ch != "." else 0 for ch in line[r * 4:r * 4 + 4]] for r in range(4)]}))
+    cli("render", batch, "--out", tmp_path / "two.html")
+    cli("render", batch, "--no-explain", "--out", tmp_path / "plain.html")
+    assert [(s["square"], s["value"]) for s in embedded(tmp_path / "two.html")[0]["steps"]] \
+        == placements
+    assert embedded(tmp_path / "plain.html")[0]["steps"] == []
+    # In the page: a hint a placement, then the plain hint (the first square still empty).
+    browser.get((tmp_path / "two.html").as_uri())
+    for _ in placements:
+        browser.find_element(By.ID, "hint").click()
+    assert {k for k in range(16) if "hint" in state(browser, k)[0]} == {k for k, _ in placements}
+    browser.find_element(By.ID, "hint").click()
+    first = next(k for k in range(16) if line[k] == "." and k not in dict(placements))
+    assert "hint" in state(browser, first)[0]
+    assert status(browser).startswith(f"Hint: row {first // 4 + 1}, column {first % 4 + 1}")

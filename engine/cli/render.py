@@ -10,15 +10,17 @@ from typing import Annotated, Optional
 import typer
 
 from .. import files
+from ..engine import Engine
 from ..errors import PuzzleInputError
-from ..render import convert, document, sheet
+from ..render import convert, document, hints, sheet
 from ..render.sources import Entry, Selection, open_source
 from ..store import Filters
 from ..store.query import check_draw
 from . import app
 from .db import ParamOpt, TypeOpt
 from ..solving.backend import find_solver
-from .common import ConfigOpt, SolverOpt, TimeOpt, _errors, _host, _settings, err_console
+from .common import (ConfigOpt, SolverOpt, TimeOpt, _engine, _errors, _host, _settings,
+                     err_console)
 from .solve import _EngineFor
 
 
@@ -44,6 +46,30 @@ class _Solutions:
     def close(self):
         for engines in self._by_type.values():
             engines.close()
+
+
+class _Steps:
+    """Each puzzle's explained steps for the play page's hints, on a CP-SAT engine per type
+    (as ``explain`` runs)."""
+
+    def __init__(self, host, config):
+        self._make = lambda ptype: _engine(host, ptype, "cp-sat", config, None)
+        self._by_type: dict[str, Engine] = {}
+
+    def __call__(self, entry: Entry, solution) -> list[dict]:
+        name = entry.ptype.name
+        if name not in self._by_type:
+            self._by_type[name] = self._make(entry.ptype)
+        try:
+            return hints.explained_steps(self._by_type[name], entry.ptype, entry.params,
+                                         entry.instance)
+        except PuzzleInputError as exc:
+            raise PuzzleInputError(f"{entry.where}: cannot explain the puzzle for its hints "
+                                   f"(--no-explain gives plain hints): {exc}") from None
+
+    def close(self):
+        for engine in self._by_type.values():
+            engine.close()
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -118,6 +144,10 @@ def render(
     solver: SolverOpt = None,
     config: ConfigOpt = None,
     time_limit: TimeOpt = None,
+    no_explain: Annotated[bool, typer.Option("--no-explain", help="HTML: plain hints (the "
+                          "first square filled in wrong, else the first empty one), without "
+                          "running the explainer (seconds to minutes a puzzle, by type and size: "
+                          "see the user guide).")] = False,
 ):
     """Draw puzzles: a printable sheet with an answer key, or an HTML page to play."""
     with _errors():
@@ -131,8 +161,10 @@ def render(
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
         selection = _selection(type_name, param, level, limit, draw)
         files.check_writable(out)
-        given = {name for name in ("solutions", "per_page", "paper", "dpi") if _given(ctx, name)}
-        ignored = given if fmt == "html" else given & {"dpi"} if fmt != "png" else set()
+        given = {name for name in ("solutions", "per_page", "paper", "dpi", "no_explain")
+                 if _given(ctx, name)}
+        ignored = (given - {"no_explain"} if fmt == "html"
+                   else given & {"dpi", "no_explain"} if fmt != "png" else given & {"no_explain"})
         for name in sorted(ignored):
             err_console.print(f"puzzle-engine: warning: --{name.replace('_', '-')} does "
                               f"nothing for --format {fmt}", markup=False)
@@ -151,10 +183,14 @@ def render(
         host = _host()
         entries = open_source(host, source, selection).entries()
         solve = _Solutions(host, solver, config, time_limit)
+        steps = None if no_explain or fmt != "html" else _Steps(host, config)
         try:
             written = document.render(entries, fmt, out, solve, per_page=per_page,
-                                      solutions=solutions, paper=paper, title=title, dpi=dpi)
+                                      solutions=solutions, paper=paper, title=title, dpi=dpi,
+                                      steps=steps)
         finally:
             solve.close()
+            if steps is not None:
+                steps.close()
         for path in written:
             err_console.print(f"puzzle-engine: wrote {path}", markup=False)

@@ -9,9 +9,14 @@ from ..hookspecs import Emptying
 from .explainer import Explainer, Explanation, Fact, Step
 
 
+def explainable(ptype) -> bool:
+    """Whether the explainer can explain puzzles of ``ptype``: boards of squares to fill."""
+    return isinstance(ptype, Emptying)
+
+
 def check_explainable(ptype) -> None:
     """Refuse, with one line, a type whose puzzles are not boards of squares to fill."""
-    if not isinstance(ptype, Emptying):
+    if not explainable(ptype):
         raise PuzzleInputError(f"puzzle '{ptype.name}' cannot be explained: the explainer "
                                "works on boards of squares to fill (types of the emptying "
                                "strategy)")

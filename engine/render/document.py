@@ -101,17 +101,18 @@ def play_page(entries: Sequence[Entry], solve: Solve, title: str,
 
 def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page: int = 4,
            solutions: bool = False, paper: str = "a4", title: str = "Puzzles",
-           dpi: float = PNG_DPI) -> list[Path]:
+           dpi: float = PNG_DPI, steps: Steps | None = None) -> list[Path]:
     """Draw ``entries`` to ``out`` in ``fmt``; ``solve(entry)`` gives a puzzle's solution
-    (for answer keys and the play page); ``dpi`` is the resolution of PNG pages. Returns
-    the files written."""
+    (for answer keys and the play page); ``dpi`` is the resolution of PNG pages;
+    ``steps``, the play page's explained hints (``play_page``). Returns the files
+    written."""
     if fmt in ("pdf", "png"):
         convert.check_available()
     entries = list(entries)
     if not entries:
         raise PuzzleInputError("no puzzles to render")
     if fmt == "html":
-        text = play_page(entries, solve, title)
+        text = play_page(entries, solve, title, steps)
         _write(out, lambda p: p.write_text(text, encoding="utf-8"))
         return [out]
     captions = [caption(entry, n) for n, entry in enumerate(entries, 1)]

@@ -4,9 +4,10 @@ in a board, sees conflicts, asks for a hint and reveals the solution.
 
 Each puzzle on the page is its caption, its board (the type's ``play_grid``, or when the
 type offers none, its drawing), and the explained steps a hint follows. Steps are the
-seam for an explainer: ``{"square": i, "value": v, "text": "..."}`` in solving order;
-given them, a hint fills in the next step's square and shows its text. Without them (as
-today), a hint reveals the first square filled in wrong, else the first empty one."""
+seam for an explainer: ``{"square": i, "value": v, "text": "..."}`` in solving order
+(``hints`` makes them from the explainer's); given them, a hint fills in the next step's
+square and shows its text. Without them, or past the last, a hint reveals the first
+square filled in wrong, else the first empty one."""
 from __future__ import annotations
 
 import html
