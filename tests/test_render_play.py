@@ -365,3 +365,19 @@ def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path, browser):
     first = next(k for k in range(16) if line[k] == "." and k not in dict(placements))
     assert "hint" in state(browser, first)[0]
     assert status(browser).startswith(f"Hint: row {first // 4 + 1}, column {first % 4 + 1}")
+
+
+def test_the_explainers_time_is_bounded_per_puzzle(explained, tmp_path):
+    """--explain-seconds stops the explainer between rounds: the page keeps the placements
+    of the rounds it finished (a prefix of the full page's), and plain hints past them.
+    A budget that is not positive is one line."""
+    page, record, _ = explained
+    full = [(s["square"], s["value"]) for s in embedded(page)[0]["steps"]]
+    batch = tmp_path / "four.jsonl"
+    batch.write_text(json.dumps(record) + "\n")
+    cli("render", batch, "--explain-seconds", "0.000001", "--out", tmp_path / "short.html")
+    short = [(s["square"], s["value"]) for s in embedded(tmp_path / "short.html")[0]["steps"]]
+    assert len(short) < len(full) and short == full[:len(short)]
+    bad = runner.invoke(app, ["render", str(batch), "--explain-seconds", "0",
+                              "--out", str(tmp_path / "bad.html")])
+    assert bad.exit_code == 2 and "bad --explain-seconds 0" in bad.output

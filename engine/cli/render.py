@@ -52,9 +52,10 @@ class _Steps:
     """Each puzzle's explained steps for the play page's hints, on a CP-SAT engine per type
     (as ``explain`` runs)."""
 
-    def __init__(self, host, config):
+    def __init__(self, host, config, seconds: float):
         self._make = lambda ptype: _engine(host, ptype, "cp-sat", config, None)
         self._by_type: dict[str, Engine] = {}
+        self._seconds = seconds
 
     def __call__(self, entry: Entry, solution) -> list[dict]:
         name = entry.ptype.name
@@ -62,7 +63,7 @@ class _Steps:
             self._by_type[name] = self._make(entry.ptype)
         try:
             return hints.explained_steps(self._by_type[name], entry.ptype, entry.params,
-                                         entry.instance)
+                                         entry.instance, seconds=self._seconds)
         except PuzzleInputError as exc:
             raise PuzzleInputError(f"{entry.where}: cannot explain the puzzle for its hints "
                                    f"(--no-explain gives plain hints): {exc}") from None
@@ -148,6 +149,9 @@ def render(
                           "first square filled in wrong, else the first empty one), without "
                           "running the explainer (seconds to minutes a puzzle, by type and size: "
                           "see the user guide).")] = False,
+    explain_seconds: Annotated[float, typer.Option("--explain-seconds", help="HTML: the "
+                               "explainer's time for each puzzle's hints; past it, the "
+                               "steps found so far, then plain hints.")] = 20.0,
 ):
     """Draw puzzles: a printable sheet with an answer key, or an HTML page to play."""
     with _errors():
@@ -161,10 +165,14 @@ def render(
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
         selection = _selection(type_name, param, level, limit, draw)
         files.check_writable(out)
-        given = {name for name in ("solutions", "per_page", "paper", "dpi", "no_explain")
+        if not explain_seconds > 0:
+            raise PuzzleInputError(f"bad --explain-seconds {explain_seconds:g}: must be "
+                                   "more than 0")
+        html_only = {"no_explain", "explain_seconds"}
+        given = {name for name in ("solutions", "per_page", "paper", "dpi", *html_only)
                  if _given(ctx, name)}
-        ignored = (given - {"no_explain"} if fmt == "html"
-                   else given & {"dpi", "no_explain"} if fmt != "png" else given & {"no_explain"})
+        ignored = (given - html_only if fmt == "html"
+                   else given & {"dpi", *html_only} if fmt != "png" else given & html_only)
         for name in sorted(ignored):
             err_console.print(f"puzzle-engine: warning: --{name.replace('_', '-')} does "
                               f"nothing for --format {fmt}", markup=False)
@@ -183,7 +191,7 @@ def render(
         host = _host()
         entries = open_source(host, source, selection).entries()
         solve = _Solutions(host, solver, config, time_limit)
-        steps = None if no_explain or fmt != "html" else _Steps(host, config)
+        steps = None if no_explain or fmt != "html" else _Steps(host, config, explain_seconds)
         try:
             written = document.render(entries, fmt, out, solve, per_page=per_page,
                                       solutions=solutions, paper=paper, title=title, dpi=dpi,

@@ -32,6 +32,8 @@ search; so is one whose next step needs more than ``max_size`` groups, when that
 """
 from __future__ import annotations
 
+import time
+
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -428,10 +430,16 @@ class Explainer:
                     Fact(x, w, False) for w in sorted(self._all_values(x) - {v}))))
         return out
 
-    def run(self, limit: int | None = None, reasons: bool = True) -> Explanation:
-        """Steps until solved, stuck, or ``limit`` steps."""
+    def run(self, limit: int | None = None, reasons: bool = True,
+            seconds: float | None = None) -> Explanation:
+        """Steps until solved, stuck, ``limit`` steps, or (between rounds) ``seconds`` of
+        wall time; the steps found before a stop are sound all the same."""
         out = Explanation()
+        deadline = None if seconds is None else time.monotonic() + seconds
         while limit is None or len(out.steps) < limit:
+            if deadline is not None and time.monotonic() >= deadline:
+                out.stuck = f"stopped after {seconds:g} s"
+                break
             steps = self._singles()
             why = None
             if not steps:

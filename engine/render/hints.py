@@ -47,10 +47,14 @@ def page_steps(ex: Explainer, steps: Sequence[Step]) -> list[dict[str, Any]]:
     return out
 
 
-def explained_steps(engine, ptype, params, instance) -> list[dict[str, Any]]:
+def explained_steps(engine, ptype, params, instance,
+                    seconds: float | None = None) -> list[dict[str, Any]]:
     """The page's steps of one puzzle (``[]`` when its type cannot be explained), from the
-    explainer on ``engine`` (CP-SAT, as ``puzzle-engine explain`` runs)."""
+    explainer on ``engine`` (CP-SAT, as ``puzzle-engine explain`` runs). With ``seconds``,
+    the explainer stops between rounds once that much time has gone: the page then has the
+    placements found until then, and plain hints past them, as for a puzzle that needs
+    search."""
     if not report.explainable(ptype):
         return []
     ex = report.explainer(engine, ptype, params, instance)
-    return page_steps(ex, ex.run().steps)
+    return page_steps(ex, ex.run(seconds=seconds).steps)
