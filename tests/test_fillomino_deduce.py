@@ -127,6 +127,7 @@ def test_every_removal_the_fast_path_decides_agrees_with_the_solver(fillomino, c
             class Noting:
                 def note(self, label):
                     notes.append(label)
+                    checker.note(label)  # the strategy learns from a noted decision
 
                 def at_most(self, board, k):
                     return checker.at_most(board, k)

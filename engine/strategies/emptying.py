@@ -232,7 +232,7 @@ class _Run:
             _tally(self.removals, verdict, noting.notes, bool(noting.asked))
             if verdict:
                 board = trial
-                accept(trial)
+                accept(trial, bool(noting.notes))
         return board, tested
 
     def _empty_batched(self, ptype, params, full, checker, rng, options, accept):
@@ -346,7 +346,7 @@ class _Run:
                         rng.setstate(state)
                     if verdict:
                         board = trial
-                        accept(trial)
+                        accept(trial, bool(notes))
                 if refusing:
                     refusing = wrong is None
                 else:
@@ -421,12 +421,14 @@ class _Run:
             compl_dict: dict[Hashable, list[Board]] = {}
             bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
 
-            # Tell the checker what was accepted, if it can use it (a criterion's own
-            # checker may not offer ``accepted``).
+            # Tell the checker what the type accepted by its own exact decision (it said
+            # so with ``checker.note``), if it can use it (a criterion's own checker may
+            # not offer ``accepted``). A silent acceptance (a criterion of the type's own,
+            # or a bug) is no proof: the checker's later answers stay its own.
             learn = getattr(checker, "accepted", None)
 
-            def accept(trial: Board) -> None:
-                if learn is not None:
+            def accept(trial: Board, noted: bool) -> None:
+                if learn is not None and noted:
                     learn(trial, options.max_solutions)
                 for p in [trial] + [engine.random_variant(ptype, params, bin_rng)(trial)
                                     for _ in range(options.variants)]:
