@@ -71,7 +71,7 @@ class _Speculation:
         self.notes: list[str] = []
 
     def note(self, label: str) -> None:
-        self.notes.append(label)
+        self.notes.append(_label(label))
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         key = (tuple(board), k)
@@ -92,7 +92,7 @@ class _Noting:
         self.notes: list[str] = []
 
     def note(self, label: str) -> None:
-        self.notes.append(label)
+        self.notes.append(_label(label))
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         self.asked += 1
@@ -101,6 +101,14 @@ class _Noting:
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         self.asked += 1
         return self.checker.count_other(board, limit)
+
+
+def _label(label) -> str:
+    """A hook's ``checker.note`` label, checked: it becomes a key of the record's
+    ``removals``. Raised inside the hook, the error names the plugin (engine/calls.py)."""
+    if not isinstance(label, str) or not label:
+        raise TypeError(f"checker.note takes a non-empty str, got {label!r}")
+    return label
 
 
 def _tally(removals: dict[str, dict[str, int]], verdict: bool, notes: list[str],
