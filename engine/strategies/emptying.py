@@ -111,6 +111,16 @@ def _label(label) -> str:
     return label
 
 
+def _learn(checker, board: Board, k: int) -> None:
+    """Tell ``checker`` that the type accepted ``board`` (at most ``k`` solutions) by its own
+    exact decision, which it said with ``checker.note``, if the checker can use that (a
+    criterion's own checker may not offer ``accepted``). A silent acceptance (a criterion
+    of the type's own, or a bug) is no proof: the checker's later answers stay its own."""
+    learn = getattr(checker, "accepted", None)
+    if learn is not None:
+        learn(board, k)
+
+
 def _tally(removals: dict[str, dict[str, int]], verdict: bool, notes: list[str],
            asked: bool) -> None:
     """Count one decided removal under the path that decided it: the hook's last note
@@ -240,7 +250,9 @@ class _Run:
             _tally(self.removals, verdict, noting.notes, bool(noting.asked))
             if verdict:
                 board = trial
-                accept(trial, bool(noting.notes))
+                accept(trial)
+                if noting.notes:
+                    _learn(checker, trial, options.max_solutions)
         return board, tested
 
     def _empty_batched(self, ptype, params, full, checker, rng, options, accept):
@@ -354,7 +366,9 @@ class _Run:
                         rng.setstate(state)
                     if verdict:
                         board = trial
-                        accept(trial, bool(notes))
+                        accept(trial)
+                        if notes:
+                            _learn(checker, trial, options.max_solutions)
                 if refusing:
                     refusing = wrong is None
                 else:
@@ -429,15 +443,7 @@ class _Run:
             compl_dict: dict[Hashable, list[Board]] = {}
             bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
 
-            # Tell the checker what the type accepted by its own exact decision (it said
-            # so with ``checker.note``), if it can use it (a criterion's own checker may
-            # not offer ``accepted``). A silent acceptance (a criterion of the type's own,
-            # or a bug) is no proof: the checker's later answers stay its own.
-            learn = getattr(checker, "accepted", None)
-
-            def accept(trial: Board, noted: bool) -> None:
-                if learn is not None and noted:
-                    learn(trial, options.max_solutions)
+            def accept(trial: Board) -> None:
                 for p in [trial] + [engine.random_variant(ptype, params, bin_rng)(trial)
                                     for _ in range(options.variants)]:
                     compl_dict.setdefault(calls.level(complexity, ptype, params, p), []).append(p)
