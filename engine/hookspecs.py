@@ -377,7 +377,9 @@ class Emptying:
         cannot. ``board`` with ``index`` given again is a board the strategy accepted (or
         ``solution``): with ``max_solutions`` 1, another solution of ``board`` differs from
         ``solution`` at ``index``. ``checker.note(label)`` names the path that decided; the
-        record counts the removals of each path under ``removals``."""
+        record counts the removals of each path under ``removals``. A note promises an
+        exact decision: the engine's checker then takes an accepted ``board`` as proven
+        (with ``max_solutions`` 1, unique); a silent acceptance teaches it nothing."""
         return checker.at_most(board, max_solutions)
 
     def checker_data(self, params: Mapping[str, Any], board: Any, solver) -> Mapping[str, Any] | None:

@@ -15,6 +15,7 @@ from puzzle_engine.strategies import GenOptions
 
 from fake_solver import LATIN, SUDOKU, FakeBackend, TimeOut, latin_squares, sudoku_boards
 from test_inline_plugin import TYPE, ToyLatin, ToyLatinType, plugin
+from test_render_drawings import registered
 
 pytestmark = pytest.mark.fast
 
@@ -230,18 +231,10 @@ def test_a_type_that_refuses_every_puzzle_is_a_one_line_error():
         def accept_puzzle(self, params, instance, solution):
             return False
 
-    host = get_host()
-
-    class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
-
-        @hookimpl
-        def register_puzzle_types(self, register):
-            register(Never())
-    host.register(Plugin(), name="picky")
-    engine = Engine(host, FakeBackend({"picky_latin": LATIN}))
+    never = registered(Never(), "picky")
+    engine = Engine(get_host(), FakeBackend({"picky_latin": LATIN}))
     with pytest.raises(PluginError) as caught:
-        engine.generate(host.get_type("picky_latin"), {"size": 4}, 1)
+        engine.generate(never, {"size": 4}, 1)
     assert str(caught.value) == ("accept_puzzle (puzzle 'picky_latin', plugin 'picky') "
                                  "refused 100 puzzles in a row")
     # 100 whole emptyings: the solver was asked every time
@@ -256,3 +249,21 @@ def test_bad_strategy_options_are_refused_before_any_solve(host):
         with pytest.raises(PuzzleInputError, match=says):
             engine.generate(ptype, {"size": 4}, 1, options)
     assert engine.backend.calls == 0
+
+
+@pytest.mark.parametrize("label", [["deduced"], "", None])
+@pytest.mark.parametrize("batch", [1, 16])
+def test_a_bad_note_is_a_one_line_plugin_error(label, batch):
+    """``checker.note`` takes a name (a non-empty str): anything else is the plugin's
+    error, one line naming it, never a traceback from the record of removals."""
+    class Noting(Picky):
+        def is_remove_valid(self, params, board, index, solution, checker, max_solutions):
+            checker.note(label)
+            return checker.at_most(board, max_solutions)
+
+    noting = registered(Noting(), "picky")
+    engine = Engine(get_host(), FakeBackend({"picky_latin": LATIN}))
+    with pytest.raises(PluginError, match=r"^is_remove_valid \(puzzle 'picky_latin', plugin "
+                                          r"'picky'\) raised TypeError: checker.note takes a "
+                                          r"non-empty str"):
+        engine.generate(noting, {"size": 4}, 1, GenOptions(batch=batch))

@@ -127,6 +127,7 @@ def test_every_removal_the_fast_path_decides_agrees_with_the_solver(fillomino, c
             class Noting:
                 def note(self, label):
                     notes.append(label)
+                    checker.note(label)  # the strategy learns from a noted decision
 
                 def at_most(self, board, k):
                     return checker.at_most(board, k)
@@ -192,3 +193,23 @@ def test_logic_only_puzzles_are_solved_by_the_deductions_alone(fillomino, chuffe
     again = chuffed.generate(fillomino, params, seeds[0]).puzzle
     first = chuffed.generate(fillomino, params, seeds[0]).puzzle
     assert again.grid == first.grid
+
+
+def test_a_search_that_gives_up_and_a_check_that_times_out_never_keep_a_removal(
+        fillomino, gecode, monkeypatch):
+    """The search stopped at once (no time left) and every solver check timing out: the
+    removals the deductions could not decide are refused and counted unknown, and the
+    puzzle is still unique by a full Gecode run. (A guard: this held before review too.)"""
+    monkeypatch.setattr(deduce, "SEARCH_SECONDS", 0.0)
+    deduce.solve.cache_clear()
+    try:
+        hasty = Engine(gecode.host, Backend("gecode", time_limit=1e-6))
+        params = params_for(hasty, fillomino, 6, 6)
+        puzzle = hasty.generate(fillomino, params, 5, GenOptions(batch=1)).puzzle
+    finally:
+        deduce.solve.cache_clear()  # no outcome cut short by the patch stays remembered
+    removals = puzzle.extra["removals"]
+    assert removals["checker"]["kept"] == 0 and removals["checker"]["refused"] > 0
+    assert puzzle.unknown >= removals["checker"]["refused"] and not puzzle.minimal
+    result, boards = gecode.solve(fillomino, params, puzzle.grid, nr_solutions=2)
+    assert result.complete and boards == [puzzle.solution]

@@ -71,7 +71,7 @@ class _Speculation:
         self.notes: list[str] = []
 
     def note(self, label: str) -> None:
-        self.notes.append(label)
+        self.notes.append(_label(label))
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         key = (tuple(board), k)
@@ -92,7 +92,7 @@ class _Noting:
         self.notes: list[str] = []
 
     def note(self, label: str) -> None:
-        self.notes.append(label)
+        self.notes.append(_label(label))
 
     def at_most(self, board: Board, k: int = 1) -> bool:
         self.asked += 1
@@ -101,6 +101,24 @@ class _Noting:
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         self.asked += 1
         return self.checker.count_other(board, limit)
+
+
+def _label(label) -> str:
+    """A hook's ``checker.note`` label, checked: it becomes a key of the record's
+    ``removals``. Raised inside the hook, the error names the plugin (engine/calls.py)."""
+    if not isinstance(label, str) or not label:
+        raise TypeError(f"checker.note takes a non-empty str, got {label!r}")
+    return label
+
+
+def _learn(checker, board: Board, k: int) -> None:
+    """Tell ``checker`` that the type accepted ``board`` (at most ``k`` solutions) by its own
+    exact decision, which it said with ``checker.note``, if the checker can use that (a
+    criterion's own checker may not offer ``accepted``). A silent acceptance (a criterion
+    of the type's own, or a bug) is no proof: the checker's later answers stay its own."""
+    learn = getattr(checker, "accepted", None)
+    if learn is not None:
+        learn(board, k)
 
 
 def _tally(removals: dict[str, dict[str, int]], verdict: bool, notes: list[str],
@@ -233,6 +251,8 @@ class _Run:
             if verdict:
                 board = trial
                 accept(trial)
+                if noting.notes:
+                    _learn(checker, trial, options.max_solutions)
         return board, tested
 
     def _empty_batched(self, ptype, params, full, checker, rng, options, accept):
@@ -347,6 +367,8 @@ class _Run:
                     if verdict:
                         board = trial
                         accept(trial)
+                        if notes:
+                            _learn(checker, trial, options.max_solutions)
                 if refusing:
                     refusing = wrong is None
                 else:
@@ -421,13 +443,7 @@ class _Run:
             compl_dict: dict[Hashable, list[Board]] = {}
             bin_rng = random.Random(f"{seed}/bins")  # variants for binning never disturb `rng`
 
-            # Tell the checker what was accepted, if it can use it (a criterion's own
-            # checker may not offer ``accepted``).
-            learn = getattr(checker, "accepted", None)
-
             def accept(trial: Board) -> None:
-                if learn is not None:
-                    learn(trial, options.max_solutions)
                 for p in [trial] + [engine.random_variant(ptype, params, bin_rng)(trial)
                                     for _ in range(options.variants)]:
                     compl_dict.setdefault(calls.level(complexity, ptype, params, p), []).append(p)
