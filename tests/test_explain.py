@@ -161,6 +161,24 @@ def test_fillomino_every_step_is_forced_by_its_own_groups(engines, fillomino_pat
                            list(step.groups), list(step.facts), step.fact), step
 
 
+def test_a_check_that_runs_out_of_time_is_an_error_not_a_deduction(cpsat_engine, sudoku,
+                                                                  monkeypatch):
+    """A check CP-SAT leaves UNKNOWN stops the explainer with a one-line error; it is
+    never read as "no solution" (which would make a step of it)."""
+    from puzzle_engine.errors import ModelError
+    from puzzle_engine.explain.model import GroupModel
+    parsed = _parse(sudoku, SUDOKU_4)
+    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance)
+    check = GroupModel.check
+
+    def out_of_time(self, assumptions, want_core=False):
+        self.solver.parameters.max_time_in_seconds = 0.0
+        return check(self, assumptions, want_core)
+    monkeypatch.setattr(GroupModel, "check", out_of_time)
+    with pytest.raises(ModelError, match="ended UNKNOWN"):
+        ex.run(limit=1)
+
+
 def test_without_groups_the_model_is_one_group(cpsat_engine, host, monkeypatch):
     sudoku = host.get_type("sudoku")
     monkeypatch.setattr(sudoku, "constraint_groups", lambda params, instance: None)
