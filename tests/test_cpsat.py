@@ -179,3 +179,20 @@ def test_unbounded_int_gets_the_32_bit_range(tmp_path):
                    "constraint int_times(y,y,x);\nconstraint int_le(10,x);\nsolve minimize x;\n")
     out, err, code = cpsat.run_file(fzn, [])
     assert code == 0 and out == "x = 16;\ny = 4;\n----------\n==========\n", err
+
+
+def test_division_by_a_variable_keeps_the_divisor_domain(tmp_path):
+    """int_div and int_mod with a variable divisor: the divisor keeps its whole domain
+    but zero. (OR-Tools 9.15's ``IntVar.Proto()`` is a temporary whose domain is freed
+    memory once read, and its repeated fields read ``[-1]`` as 0: reading the divisor's
+    bounds through it lost every positive divisor.)"""
+    fzn = tmp_path / "d.fzn"
+    fzn.write_text("var -3..3: d :: output_var;\nvar -9..9: q :: output_var;\n"
+                   "var 1..5: m :: output_var;\n"
+                   "constraint int_div(7,d,q);\nconstraint int_mod(7,m,2);\n"
+                   "solve satisfy;\n")
+    out, err, code = cpsat.run_file(fzn, ["-a"])
+    assert code == 0, err
+    found = sorted(s.strip() for s in out.split("----------") if s.strip() and "=====" not in s)
+    # 7 div d for d in -3..3 but 0 (truncated), and 7 mod m = 2 only for m = 5.
+    assert found == sorted(f"d = {d};\nq = {int(7 / d)};\nm = 5;" for d in (-3, -2, -1, 1, 2, 3))

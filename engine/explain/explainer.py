@@ -164,19 +164,27 @@ class Explainer:
                                 [u for u in new if u in self._definition])
         return reach, items
 
-    def _model(self, groups: frozenset[int]) -> GroupModel:
-        if groups not in self._models:
-            items = [k for g in sorted(groups) for k in self._items.get(g, [])]
-            reach, extra = self._closure(set().union(*(self._vars[g] for g in groups)))
-            items += extra
-            squares = sorted(self._square_of[v] for v in reach if v in self._square_of)
-            if len(groups) == len(self.names):  # the whole model: every square
-                squares = list(range(len(self.flat.squares)))
-            # Only the whole model switches groups on and off (for MUS extraction); the
-            # model of a set of groups has them always on.
-            self._models[groups] = GroupModel(self.flat, items, squares, self.ptype.name,
-                                              switchable=len(groups) == len(self.names))
-        return self._models[groups]
+    def _model(self, groups: frozenset[int], keep: bool = True) -> GroupModel:
+        """The model of ``groups``, kept for later checks unless ``keep`` is false."""
+        if groups in self._models:
+            return self._models[groups]
+        model = self._build(groups)
+        if keep:
+            self._models[groups] = model
+        return model
+
+    def _build(self, groups: frozenset[int]) -> GroupModel:
+        """The model of ``groups`` and the background they reach."""
+        items = [k for g in sorted(groups) for k in self._items.get(g, [])]
+        reach, extra = self._closure(set().union(*(self._vars[g] for g in groups)))
+        items += extra
+        squares = sorted(self._square_of[v] for v in reach if v in self._square_of)
+        if len(groups) == len(self.names):  # the whole model: every square
+            squares = list(range(len(self.flat.squares)))
+        # Only the whole model switches groups on and off (for MUS extraction); the
+        # model of a set of groups has them always on.
+        return GroupModel(self.flat, items, squares, self.ptype.name,
+                          switchable=len(groups) == len(self.names))
 
     def _check(self, model: GroupModel, assumptions, want_core=False):
         self.checks += 1
@@ -286,21 +294,36 @@ class Explainer:
                         distance[h] = distance[g] + 1
                         nxt.append(h)
             frontier = nxt
+        order = sorted(every, key=lambda g: (-distance.get(g, len(every)), g))
         keep = set(core)  # clause-set refinement: what the solver's core used
-        for g in sorted(every, key=lambda g: (-distance.get(g, len(every)), g)):
+        for g in order:
             if g not in keep:
                 continue
             trial = frozenset(keep - {g})
             found = self._forces(trial, fact) if trial else None
             if found is not None:
                 keep = set(found)
+        if self._forces(frozenset(keep), fact, local=True) is not None:
+            return frozenset(keep)
+        # The whole model's cores can lean on what flattening made of a group that is off
+        # (MiniZinc turns a constraint on one variable into its domain, always on): such a
+        # set may not even reach the square. Then delete from all the groups, each trial
+        # checked on the model of its own groups alone.
+        keep = set(every)
+        for g in order:
+            trial = frozenset(keep - {g})
+            if trial and self._forces(trial, fact, local=True) is not None:
+                keep = set(trial)
         return frozenset(keep)
 
-    def _forces(self, groups: frozenset[int], fact: Fact) -> frozenset[int] | None:
+    def _forces(self, groups: frozenset[int], fact: Fact, local: bool = False
+                ) -> frozenset[int] | None:
         """Whether ``groups`` force ``fact`` with every known fact: ``None`` if not, else
-        the groups the solver's core used (all of them, on the model of a small set)."""
+        the groups the solver's core used (all of them, on the model of a small set).
+        ``local``: always on the model of ``groups`` alone (not kept when large)."""
         whole = frozenset(range(len(self.names)))
-        model = self._model(groups if len(groups) <= 6 else whole)
+        model = self._model(groups if len(groups) <= 6 or local else whole,
+                            keep=len(groups) <= 6 or groups == whole)
         on = [g for g in sorted(groups) if g in model.indicators]
         if fact.square not in model.domains:
             return None

@@ -114,7 +114,7 @@ class _Grouped(cpsat.Translation):
 
 
 def _values(model, x) -> list[int]:
-    dom = list(model.Proto().variables[x.Index()].domain)
+    dom = cpsat.domain(model, x)
     out = []
     for lo, hi in zip(dom[::2], dom[1::2]):
         if hi - lo > 1000:

@@ -464,6 +464,14 @@ def _lin(t: Translation, coeffs: Any, xs: Any):
     return sum(c * (int(v) if isinstance(v, bool) else v) for c, v in zip(cs, vs))
 
 
+def domain(model, x) -> list[int]:
+    """The domain of integer variable ``x`` of ``model``, as interval bounds lo1, hi1,
+    lo2, hi2, ... Read through the model's proto and copied at once: in OR-Tools 9.15
+    ``x.Proto()`` is a temporary whose fields are freed memory as soon as it goes, and a
+    repeated field reads index -1 as 0."""
+    return list(model.Proto().variables[x.Index()].domain)
+
+
 def _num(t: Translation, e: Any):
     v = t.resolve(e)
     return int(v) if isinstance(v, bool) else v
@@ -597,7 +605,8 @@ def _function(kind: str):
         elif kind in ("div", "mod"):
             divisor = xs[1]
             if not isinstance(divisor, int):
-                lo, hi = divisor.Proto().domain[0], divisor.Proto().domain[-1]
+                bounds = domain(m, divisor)
+                lo, hi = bounds[0], bounds[-1]
                 if kind == "mod" and lo <= 0:
                     raise FznError(f"line {t.line}: int_mod needs a positive divisor on CP-SAT")
                 nonzero = m.new_int_var_from_domain(
