@@ -63,6 +63,50 @@ def test_hostile_expressions_are_one_line_errors(expr, words):
     assert words in message and "\n" not in message
 
 
+@pytest.mark.parametrize("expr, words", [
+    # memory: each stays under the per-operator limits but multiplies them
+    ("['a' * 100000 for i in range(100000)]", "elements"),
+    ("[[0] * 100000 for i in range(100000)]", "elements"),
+    ("{i: 'a' * 100000 for i in range(100000)}", "elements"),
+    ("' '.join('a' * 100000 for i in range(100000))", "elements"),
+    ("str([[[0] * 1000] * 1000] * 1000)", "elements"),
+    ("'a'.zfill(10**9)", "zfill()"),
+    ("('a' * 100000).replace('a', 'a' * 100000)", "replace()"),
+    ("('a' * 100000).join([str(i) for i in range(100000)])", "join()"),
+    ("('{0}' * 30000).format('a' * 100000)", "format()"),
+    ("'%1000000000s' % 'a'", "width"),
+    ("'%*d' % (10**9, 1)", "'*' width"),
+    ("(lambda f: f(f, 2**10000, 0))(lambda f, x, n: x if n > 25 else f(f, x * x, n + 1))",
+     "bits"),
+    # time: one step each, but each step does 100,000 elements of work
+    ("round(1, -10**9)", "round()"),
+    ("[sum(range(100000)) for i in range(100000)]", "elements"),
+    ("[i in L for i in range(100000)]", "elements"),
+    ("sorted([sorted(range(100000)) for i in range(1000)])", "elements"),
+])
+def test_resource_exhaustion_is_refused_before_it_happens(expr, words):
+    with pytest.raises(ExprError) as info:
+        run(expr, L=list(range(100000)))
+    message = str(info.value)
+    assert words in message and "\n" not in message
+
+
+def test_bounded_string_operations_still_work():
+    assert run("'%5d|%-4s|%%' % (3, 'x')") == "    3|x   |%"
+    assert run("'%(a)s' % {'a': 3}") == "3"
+    assert run("'{0}-{1:>3}'.format(1, 2)") == "1-  2"
+    assert run("'ab'.replace('a', 'xy') + 'a'.zfill(3) + ','.join(['a', 'b'])") == "xyb00aa,b"
+    assert run("round(1234, -2)") == 1200
+
+
+def test_a_formula_doubled_by_recursion_is_refused():
+    """``e + e`` shares its halves in memory, but MiniZinc's text (and hashing) writes
+    them out: 36 doublings would be 2**36 parts."""
+    with pytest.raises(symbolic.SymbolicError, match="formula of more than"):
+        run("(lambda f: f(f, X, 0))(lambda f, e, n: e if n > 35 else f(f, e + e, n + 1))",
+            X=symbolic.var("x", "int"))
+
+
 def test_hostile_formula_in_a_spec_names_file_line_and_field():
     spec = spec_with("\"__import__('os').system('touch /tmp/pwned')\"")
     from puzzle_engine_plugins.logic.generator import Generator

@@ -39,6 +39,10 @@ class SymbolicError(ValueError):
     """A formula used an unknown where only a known value can go."""
 
 
+#: Parts of one formula, counted as written out.
+MAX_SIZE = 200_000
+
+
 @dataclass(frozen=True, eq=False)
 class Sym:
     """A node: ``op`` is ``var`` (``args``: name), ``const`` (a value) or an operator."""
@@ -46,6 +50,15 @@ class Sym:
     op: str
     args: tuple
     type: str  # "int" or "bool"
+
+    def __post_init__(self):
+        # The size of the tree written out: a shared subtree counts each time it is met,
+        # as MiniZinc's text, hashing and evaluation all meet it (``e + e`` doubled 40
+        # times is 40 nodes in memory but 2**40 in the model).
+        size = 1 + sum(a.size for a in self.args if isinstance(a, Sym))
+        if size > MAX_SIZE:
+            raise SymbolicError(f"formula of more than {MAX_SIZE} parts")
+        object.__setattr__(self, "size", size)
 
     def __bool__(self):
         raise SymbolicError("an unknown cannot decide a Python condition here "
