@@ -228,3 +228,29 @@ def test_hostile_specs_fail_when_drawn_naming_the_field(field, value, words):
         Generator(spec, None).draw(random.Random(0))
     message = str(info.value)
     assert f"field '{field}'" in message and words in message and "\n" not in message
+
+
+@pytest.mark.parametrize("text", ["a: " + "[" * 5000 + "]" * 5000,
+                                  "a: " + "{b: " * 3000 + "1" + "}" * 3000])
+def test_deeply_nested_yaml_is_one_line_error(text):
+    with pytest.raises(SpecError, match=r"^deep\.yaml, line 1, field '\(top level\)': the spec "
+                                        r"is nested too deeply$"):
+        load_spec(text, "deep.yaml", "deep")
+
+
+def test_yaml_merge_keys_merge_and_local_keys_win():
+    text = GOOD.format(formula='"True"').replace(
+        'n:\n    type: int\n    domain: "[2, 4]"',
+        'n: &base {type: int, domain: "[2, 4]"}\n  m:\n    <<: *base\n    domain: "[5, 6]"')
+    spec = load_spec(text, "merge.yaml", "merge")
+    assert spec.data["variables"]["m"] == {"type": "int", "domain": "[5, 6]"}
+    bad = text.replace("<<: *base", "<<: [1, 2]")
+    with pytest.raises(SpecError, match="merge key"):
+        load_spec(bad, "merge.yaml", "merge")
+
+
+def test_an_endless_spec_file_is_read_only_up_to_the_limit():
+    from pathlib import Path
+    from puzzle_engine_plugins.logic.spec import load_spec_file
+    with pytest.raises(SpecError, match=r"^/dev/zero: the spec is larger than"):
+        load_spec_file(Path("/dev/zero"))
