@@ -254,3 +254,14 @@ def test_an_endless_spec_file_is_read_only_up_to_the_limit():
     from puzzle_engine_plugins.logic.spec import load_spec_file
     with pytest.raises(SpecError, match=r"^/dev/zero: the spec is larger than"):
         load_spec_file(Path("/dev/zero"))
+
+
+def test_numbers_beyond_the_solvers_integers_are_named_not_sent_to_minizinc():
+    with pytest.raises(symbolic.SymbolicError, match="beyond the solver's integers"):
+        run("X == 2**70", X=symbolic.var("x", "int"))
+    with pytest.raises(symbolic.SymbolicError, match="of 33220 bits"):
+        run("X == 10**10000", X=symbolic.var("x", "int"))
+    assert symbolic.to_minizinc(run("X == 10**9", X=symbolic.var("x", "int"))) == "(x = 1000000000)"
+    text = GOOD.format(formula='"True"') + "int_bound: 1000000000000000000000\n"
+    with pytest.raises(SpecError, match=r"line 18, field 'int_bound': at most 1000000000"):
+        load_spec(text, "big.yaml", "big")

@@ -16,7 +16,7 @@ import yaml
 
 from puzzle_engine import PuzzleInputError
 
-from . import interp
+from . import interp, symbolic
 
 #: YAML nodes a spec may hold once its aliases are expanded.
 MAX_NODES = 50_000
@@ -239,6 +239,8 @@ class _Checker:
         for key in ("max_solution", "int_bound"):
             if key in d and (isinstance(d[key], bool) or not isinstance(d[key], int) or d[key] < 1):
                 raise self.err((key,), "expected a positive whole number")
+        if d.get("int_bound", 0) > symbolic.MAX_INT:  # Chuffed ran out of memory at 2e9
+            raise self.err(("int_bound",), f"at most {symbolic.MAX_INT} (the solvers' integers)")
         self.flag(("calc_solution",), d.get("calc_solution"))
         for name, value in self.mapping(("custom_operator",), d.get("custom_operator")).items():
             path = ("custom_operator", name)

@@ -41,6 +41,9 @@ class SymbolicError(ValueError):
 
 #: Parts of one formula, counted as written out.
 MAX_SIZE = 200_000
+#: Largest number a formula may hold: MiniZinc's and Chuffed's integers (a larger literal
+#: is a MiniZinc syntax error far from the spec's field).
+MAX_INT = 1_000_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +62,11 @@ class Sym:
         if size > MAX_SIZE:
             raise SymbolicError(f"formula of more than {MAX_SIZE} parts")
         object.__setattr__(self, "size", size)
+        if self.op == "const" and not isinstance(self.args[0], bool) and abs(self.args[0]) > MAX_INT:
+            v = self.args[0]
+            shown = str(v) if abs(v) < 10**30 else f"of {v.bit_length()} bits"
+            raise SymbolicError(f"the number {shown} is beyond the solver's "
+                                f"integers (at most {MAX_INT} in size)")
 
     def __bool__(self):
         raise SymbolicError("an unknown cannot decide a Python condition here "
