@@ -265,3 +265,17 @@ def test_numbers_beyond_the_solvers_integers_are_named_not_sent_to_minizinc():
     text = GOOD.format(formula='"True"') + "int_bound: 1000000000000000000000\n"
     with pytest.raises(SpecError, match=r"line 18, field 'int_bound': at most 1000000000"):
         load_spec(text, "big.yaml", "big")
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("len(generate_var_names(10**8))", "generate_var_names takes"),
+    ("generate_random_list(10000, 'int', [0, 10], [lambda l: False])", "in 100 draws"),
+    # the budget ends the evaluation: it is not a condition that merely failed
+    ("generate_random_list(10, 'int', [0, 10], [lambda l: [x for x in range(10**5)] and False])",
+     "steps"),
+    ("[math.lcm(*range(1, 20000)) for i in range(50)]", "lcm() of over 1000 bits"),
+])
+def test_helpers_are_bounded_too(expr, words):
+    with pytest.raises(ExprError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        run(expr)
+    assert run("generate_var_names(4)") == list("pqrs") and run("math.lcm(4, 6)") == 12

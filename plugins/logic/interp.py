@@ -39,6 +39,11 @@ class ExprError(ValueError):
     """An expression that is malformed, outside the whitelist, or too large."""
 
 
+class BudgetError(ExprError):
+    """An evaluation that ran out of its steps or elements: it ends the evaluation, even
+    where a failing expression would only count as false."""
+
+
 class Closure:
     """A spec's lambda: its tree, and the scope it was made in."""
 
@@ -393,7 +398,7 @@ class Interpreter:
         for v in values:
             self._work += _size(v, MAX_WORK - self._work)
             if self._work > MAX_WORK:
-                raise ExprError(f"evaluation handled over {MAX_WORK} elements")
+                raise BudgetError(f"evaluation handled over {MAX_WORK} elements")
 
     def allow(self, name: str, function: Callable) -> None:
         self.functions[name] = function
@@ -420,7 +425,7 @@ class Interpreter:
     def _eval(self, node: ast.AST, scope: dict[str, Any]):
         self._steps += 1
         if self._steps > MAX_STEPS:
-            raise ExprError(f"evaluation took over {MAX_STEPS} steps")
+            raise BudgetError(f"evaluation took over {MAX_STEPS} steps")
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             raise ExprError(f"{_describe(node)} is not allowed in a spec expression")
@@ -685,7 +690,7 @@ class Interpreter:
             for item in _iterate(self._eval(g.iter, inner)):
                 self._steps += 1
                 if self._steps > MAX_STEPS:
-                    raise ExprError(f"evaluation took over {MAX_STEPS} steps")
+                    raise BudgetError(f"evaluation took over {MAX_STEPS} steps")
                 local = dict(inner)
                 self._assign(g.target, item, local)
                 if all(self._truth(self._eval(c, local)) for c in g.ifs):
