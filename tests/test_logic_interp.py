@@ -249,11 +249,15 @@ def test_yaml_merge_keys_merge_and_local_keys_win():
         load_spec(bad, "merge.yaml", "merge")
 
 
-def test_an_endless_spec_file_is_read_only_up_to_the_limit():
+def test_an_endless_spec_file_is_refused_and_a_large_one_read_only_up_to_the_limit(tmp_path):
     from pathlib import Path
     from puzzle_engine_plugins.logic.spec import load_spec_file
-    with pytest.raises(SpecError, match=r"^/dev/zero: the spec is larger than"):
+    with pytest.raises(SpecError, match=r"^cannot read spec /dev/zero: not a regular file"):
         load_spec_file(Path("/dev/zero"))
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * 2_000_000)
+    with pytest.raises(SpecError, match=r"big\.yaml: the spec is larger than"):
+        load_spec_file(big)
 
 
 def test_numbers_beyond_the_solvers_integers_are_named_not_sent_to_minizinc():
@@ -279,3 +283,19 @@ def test_helpers_are_bounded_too(expr, words):
     with pytest.raises(ExprError, match=words.replace("(", r"\(").replace(")", r"\)")):
         run(expr)
     assert run("generate_var_names(4)") == list("pqrs") and run("math.lcm(4, 6)") == 12
+
+
+def test_a_spec_name_reads_only_yaml_regular_files(tmp_path):
+    """A record names its spec and ``check`` reads it: a record (data) may not make us read
+    any file, nor block on a FIFO."""
+    import os
+    from puzzle_engine import PuzzleInputError
+    from puzzle_engine_plugins.logic.puzzle import LogicPuzzle
+    ptype = LogicPuzzle()
+    with pytest.raises(PuzzleInputError, match=r"^spec '/etc/passwd': a spec file's name ends in \.yaml"):
+        ptype.spec("/etc/passwd")
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(SpecError, match="not a regular file"):
+        ptype.spec(str(fifo))
+    assert ptype.spec("house-number").name == "house-number"

@@ -160,6 +160,8 @@ def load_spec(text: str, file: str, name: str) -> Spec:
 
 
 def load_spec_file(path: Path, name: str | None = None) -> Spec:
+    if path.exists() and not path.is_file():  # a FIFO would block, a device never end
+        raise SpecError(f"cannot read spec {path}: not a regular file")
     try:
         with path.open("rb") as f:  # no more than the limit: /dev/zero is a file too
             raw = f.read(MAX_BYTES + 1)
