@@ -83,10 +83,16 @@ def test_hostile_expressions_are_one_line_errors(expr, words):
     ("[sum(range(100000)) for i in range(100000)]", "elements"),
     ("[i in L for i in range(100000)]", "elements"),
     ("sorted([sorted(range(100000)) for i in range(1000)])", "elements"),
+    ("[L == M for i in range(100000)]", "elements"),
+    ("[L < M for i in range(100000)]", "elements"),
+    ("{T: 1 for i in range(100000)}", "elements"),  # hashing a tuple walks it, each time
+    ("{T for i in range(100000)}", "elements"),
+    ("[T in {1} for i in range(100000)]", "elements"),
+    ("[{T: 1}[T] for i in range(100000)]", "elements"),
 ])
 def test_resource_exhaustion_is_refused_before_it_happens(expr, words):
     with pytest.raises(ExprError) as info:
-        run(expr, L=list(range(100000)))
+        run(expr, L=list(range(100000)), M=list(range(100000)), T=tuple(range(100000)))
     message = str(info.value)
     assert words in message and "\n" not in message
 

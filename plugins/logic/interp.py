@@ -400,6 +400,11 @@ class Interpreter:
             if self._work > MAX_WORK:
                 raise BudgetError(f"evaluation handled over {MAX_WORK} elements")
 
+    def _charge_sized(self, x) -> None:
+        """Charges ``x`` if comparing or hashing it walks its elements."""
+        if isinstance(x, (str, list, tuple, dict, set, frozenset)) and len(x) > 16:
+            self._charge(x)
+
     def allow(self, name: str, function: Callable) -> None:
         self.functions[name] = function
         self._callables.add(id(function))
@@ -452,7 +457,7 @@ class Interpreter:
         return tuple(self._eval(e, scope) for e in self._starred(node.elts, scope))
 
     def _Set(self, node, scope):
-        return {self._eval(e, scope) for e in node.elts}
+        return {self._hashed(e, scope) for e in node.elts}
 
     def _starred(self, elts, scope):
         for e in elts:
@@ -463,7 +468,7 @@ class Interpreter:
     def _Dict(self, node, scope):
         if any(k is None for k in node.keys):
             raise ExprError("'**' unpacking is not allowed in a spec expression")
-        return {self._eval(k, scope): self._eval(v, scope) for k, v in zip(node.keys, node.values)}
+        return {self._hashed(k, scope): self._eval(v, scope) for k, v in zip(node.keys, node.values)}
 
     def _BinOp(self, node, scope):
         a, b = self._eval(node.left, scope), self._eval(node.right, scope)
@@ -543,6 +548,9 @@ class Interpreter:
         results = []
         for op, right_node in zip(node.ops, node.comparators):
             right = self._eval(right_node, scope)
+            self._charge_sized(left)  # ==, < and hashing for 'in' walk a container
+            if not isinstance(op, (ast.In, ast.NotIn)):
+                self._charge_sized(right)
             if type(op) in _CMP:
                 sym = _CMP[type(op)]
                 if isinstance(left, Sym) or isinstance(right, Sym):
@@ -594,6 +602,7 @@ class Interpreter:
             self._charge(result)
             return result
         key = self._eval(node.slice, scope)
+        self._charge_sized(key)  # hashed
         if isinstance(key, Sym) or isinstance(obj, Sym):
             raise ExprError("cannot index with an unknown or into an unknown")
         if isinstance(key, list):
@@ -716,6 +725,12 @@ class Interpreter:
         else:
             raise ExprError(f"{_describe(target)} cannot be a loop variable")
 
+    def _hashed(self, node, scope):
+        """A set element or dict key: hashing a tuple walks it, each time."""
+        value = self._eval(node, scope)
+        self._charge_sized(value)
+        return value
+
     def _ListComp(self, node, scope):
         out: list = []
         self._comprehend(node.generators, scope, lambda s: out.append(self._eval(node.elt, s)))
@@ -725,13 +740,13 @@ class Interpreter:
 
     def _SetComp(self, node, scope):
         out: set = set()
-        self._comprehend(node.generators, scope, lambda s: out.add(self._eval(node.elt, s)))
+        self._comprehend(node.generators, scope, lambda s: out.add(self._hashed(node.elt, s)))
         return out
 
     def _DictComp(self, node, scope):
         out: dict = {}
         self._comprehend(node.generators, scope,
-                         lambda s: out.__setitem__(self._eval(node.key, s), self._eval(node.value, s)))
+                         lambda s: out.__setitem__(self._hashed(node.key, s), self._eval(node.value, s)))
         return out
 
 
