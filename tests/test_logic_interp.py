@@ -63,6 +63,56 @@ def test_hostile_expressions_are_one_line_errors(expr, words):
     assert words in message and "\n" not in message
 
 
+@pytest.mark.parametrize("expr, words", [
+    # memory: each stays under the per-operator limits but multiplies them
+    ("['a' * 100000 for i in range(100000)]", "elements"),
+    ("[[0] * 100000 for i in range(100000)]", "elements"),
+    ("{i: 'a' * 100000 for i in range(100000)}", "elements"),
+    ("' '.join('a' * 100000 for i in range(100000))", "elements"),
+    ("str([[[0] * 1000] * 1000] * 1000)", "elements"),
+    ("'a'.zfill(10**9)", "zfill()"),
+    ("('a' * 100000).replace('a', 'a' * 100000)", "replace()"),
+    ("('a' * 100000).join([str(i) for i in range(100000)])", "join()"),
+    ("('{0}' * 30000).format('a' * 100000)", "format()"),
+    ("'%1000000000s' % 'a'", "width"),
+    ("'%*d' % (10**9, 1)", "'*' width"),
+    ("(lambda f: f(f, 2**10000, 0))(lambda f, x, n: x if n > 25 else f(f, x * x, n + 1))",
+     "bits"),
+    # time: one step each, but each step does 100,000 elements of work
+    ("round(1, -10**9)", "round()"),
+    ("[sum(range(100000)) for i in range(100000)]", "elements"),
+    ("[i in L for i in range(100000)]", "elements"),
+    ("sorted([sorted(range(100000)) for i in range(1000)])", "elements"),
+    ("[L == M for i in range(100000)]", "elements"),
+    ("[L < M for i in range(100000)]", "elements"),
+    ("{T: 1 for i in range(100000)}", "elements"),  # hashing a tuple walks it, each time
+    ("{T for i in range(100000)}", "elements"),
+    ("[T in {1} for i in range(100000)]", "elements"),
+    ("[{T: 1}[T] for i in range(100000)]", "elements"),
+])
+def test_resource_exhaustion_is_refused_before_it_happens(expr, words):
+    with pytest.raises(ExprError) as info:
+        run(expr, L=list(range(100000)), M=list(range(100000)), T=tuple(range(100000)))
+    message = str(info.value)
+    assert words in message and "\n" not in message
+
+
+def test_bounded_string_operations_still_work():
+    assert run("'%5d|%-4s|%%' % (3, 'x')") == "    3|x   |%"
+    assert run("'%(a)s' % {'a': 3}") == "3"
+    assert run("'{0}-{1:>3}'.format(1, 2)") == "1-  2"
+    assert run("'ab'.replace('a', 'xy') + 'a'.zfill(3) + ','.join(['a', 'b'])") == "xyb00aa,b"
+    assert run("round(1234, -2)") == 1200
+
+
+def test_a_formula_doubled_by_recursion_is_refused():
+    """``e + e`` shares its halves in memory, but MiniZinc's text (and hashing) writes
+    them out: 36 doublings would be 2**36 parts."""
+    with pytest.raises(symbolic.SymbolicError, match="formula of more than"):
+        run("(lambda f: f(f, X, 0))(lambda f, e, n: e if n > 35 else f(f, e + e, n + 1))",
+            X=symbolic.var("x", "int"))
+
+
 def test_hostile_formula_in_a_spec_names_file_line_and_field():
     spec = spec_with("\"__import__('os').system('touch /tmp/pwned')\"")
     from puzzle_engine_plugins.logic.generator import Generator
@@ -184,3 +234,74 @@ def test_hostile_specs_fail_when_drawn_naming_the_field(field, value, words):
         Generator(spec, None).draw(random.Random(0))
     message = str(info.value)
     assert f"field '{field}'" in message and words in message and "\n" not in message
+
+
+@pytest.mark.parametrize("text", ["a: " + "[" * 5000 + "]" * 5000,
+                                  "a: " + "{b: " * 3000 + "1" + "}" * 3000])
+def test_deeply_nested_yaml_is_one_line_error(text):
+    with pytest.raises(SpecError, match=r"^deep\.yaml, line 1, field '\(top level\)': the spec "
+                                        r"is nested too deeply$"):
+        load_spec(text, "deep.yaml", "deep")
+
+
+def test_yaml_merge_keys_merge_and_local_keys_win():
+    text = GOOD.format(formula='"True"').replace(
+        'n:\n    type: int\n    domain: "[2, 4]"',
+        'n: &base {type: int, domain: "[2, 4]"}\n  m:\n    <<: *base\n    domain: "[5, 6]"')
+    spec = load_spec(text, "merge.yaml", "merge")
+    assert spec.data["variables"]["m"] == {"type": "int", "domain": "[5, 6]"}
+    bad = text.replace("<<: *base", "<<: [1, 2]")
+    with pytest.raises(SpecError, match="merge key"):
+        load_spec(bad, "merge.yaml", "merge")
+
+
+def test_an_endless_spec_file_is_refused_and_a_large_one_read_only_up_to_the_limit(tmp_path):
+    from pathlib import Path
+    from puzzle_engine_plugins.logic.spec import load_spec_file
+    with pytest.raises(SpecError, match=r"^cannot read spec /dev/zero: not a regular file"):
+        load_spec_file(Path("/dev/zero"))
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * 2_000_000)
+    with pytest.raises(SpecError, match=r"big\.yaml: the spec is larger than"):
+        load_spec_file(big)
+
+
+def test_numbers_beyond_the_solvers_integers_are_named_not_sent_to_minizinc():
+    with pytest.raises(symbolic.SymbolicError, match="beyond the solver's integers"):
+        run("X == 2**70", X=symbolic.var("x", "int"))
+    with pytest.raises(symbolic.SymbolicError, match="of 33220 bits"):
+        run("X == 10**10000", X=symbolic.var("x", "int"))
+    assert symbolic.to_minizinc(run("X == 10**9", X=symbolic.var("x", "int"))) == "(x = 1000000000)"
+    text = GOOD.format(formula='"True"') + "int_bound: 1000000000000000000000\n"
+    with pytest.raises(SpecError, match=r"line 18, field 'int_bound': at most 1000000000"):
+        load_spec(text, "big.yaml", "big")
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("len(generate_var_names(10**8))", "generate_var_names takes"),
+    ("generate_random_list(10000, 'int', [0, 10], [lambda l: False])", "in 100 draws"),
+    # the budget ends the evaluation: it is not a condition that merely failed
+    ("generate_random_list(10, 'int', [0, 10], [lambda l: [x for x in range(10**5)] and False])",
+     "steps"),
+    ("[math.lcm(*range(1, 20000)) for i in range(50)]", "lcm() of over 1000 bits"),
+])
+def test_helpers_are_bounded_too(expr, words):
+    with pytest.raises(ExprError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        run(expr)
+    assert run("generate_var_names(4)") == list("pqrs") and run("math.lcm(4, 6)") == 12
+
+
+def test_a_spec_name_reads_only_yaml_regular_files(tmp_path):
+    """A record names its spec and ``check`` reads it: a record (data) may not make us read
+    any file, nor block on a FIFO."""
+    import os
+    from puzzle_engine import PuzzleInputError
+    from puzzle_engine_plugins.logic.puzzle import LogicPuzzle
+    ptype = LogicPuzzle()
+    with pytest.raises(PuzzleInputError, match=r"^spec '/etc/passwd': a spec file's name ends in \.yaml"):
+        ptype.spec("/etc/passwd")
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(SpecError, match="not a regular file"):
+        ptype.spec(str(fifo))
+    assert ptype.spec("house-number").name == "house-number"

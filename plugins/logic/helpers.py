@@ -11,7 +11,7 @@ import string
 from typing import Any
 
 from . import symbolic
-from .interp import ExprError, Namespace, _iterate
+from .interp import BudgetError, ExprError, Namespace, _iterate
 from .symbolic import Sym
 
 #: The word lists of ``get_faker(n, provider)``, in English (PuzzleClone draws Chinese
@@ -124,6 +124,10 @@ def get_value(model, x):
     return model.lookup(x) if isinstance(x, Sym) else x
 
 
+#: Names ``generate_var_names`` makes at most.
+MAX_NAMES = 10_000
+
+
 def generate_letters(n, lang="en"):
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 1000:
         raise ExprError("generate_letters takes a whole number from 0 to 1000")
@@ -133,6 +137,8 @@ def generate_letters(n, lang="en"):
 
 
 def generate_var_names(n):
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_NAMES:
+        raise ExprError(f"generate_var_names takes a whole number from 0 to {MAX_NAMES}")
     if n <= 3:
         return ["x", "y", "z"][:n]
     if n <= 11:
@@ -266,7 +272,7 @@ class Helpers:
                 "random": self.rng.random}),
             "math": Namespace("math", {
                 "ceil": math.ceil, "floor": math.floor, "sqrt": math.sqrt, "log": math.log,
-                "gcd": math.gcd, "lcm": math.lcm, "pi": math.pi, "fabs": math.fabs,
+                "gcd": math.gcd, "lcm": _lcm, "pi": math.pi, "fabs": math.fabs,
                 "comb": _bounded(math.comb), "factorial": _bounded(math.factorial)}),
             "itertools": Namespace("itertools", {
                 "permutations": permutations, "combinations": combinations,
@@ -330,7 +336,7 @@ class Helpers:
         checks = [self.interpret(c) if isinstance(c, str) and self.interpret else c for c in cond]
         if not all(callable(c) for c in checks):
             raise ExprError("generate_random_list: each cond is a lambda")
-        for _ in range(RANDOM_LIST_TRIES):
+        for _ in range(max(1, min(RANDOM_LIST_TRIES, RANDOM_LIST_ELEMENTS // size))):
             out = []
             for i in range(size):
                 domain = per_ele_domain[i] if per_ele_domain and per_ele_domain[i] is not None \
@@ -344,7 +350,7 @@ class Helpers:
             if all(_holds(c, out) for c in checks):
                 return out
         raise ExprError(f"generate_random_list: no list met the conditions in "
-                        f"{RANDOM_LIST_TRIES} draws")
+                        f"{max(1, min(RANDOM_LIST_TRIES, RANDOM_LIST_ELEMENTS // size))} draws")
 
     def get_faker(self, num, provider_name="name", locale="en", seed=None):
         words = FAKER.get(provider_name)
@@ -369,6 +375,17 @@ def product(*xs, repeat=1):
                                                          repeat=repeat))]
 
 
+def _lcm(*numbers):
+    """``math.lcm``, refusing a multiple of over 1000 bits (each step of a long list would
+    work on it)."""
+    result = 1
+    for x in numbers:
+        result = math.lcm(result, x)
+        if result.bit_length() > 1000:
+            raise ExprError("lcm() of over 1000 bits")
+    return result
+
+
 def _bounded(f):
     def call(*args):
         if any(isinstance(a, int) and a > 1000 for a in args):
@@ -379,11 +396,15 @@ def _bounded(f):
 
 #: Lists ``generate_random_list`` draws before giving up.
 RANDOM_LIST_TRIES = 20_000
+#: ... and elements, over all its draws.
+RANDOM_LIST_ELEMENTS = 1_000_000
 
 
 def _holds(check, items) -> bool:
     try:
         return bool(check(items))
+    except BudgetError:
+        raise
     except ExprError:
         return False
 

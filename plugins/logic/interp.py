@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,10 +30,18 @@ MAX_RANGE = 100_000      #: elements of a range or a repeated sequence
 MAX_STEPS = 1_000_000    #: nodes evaluated by one top-level evaluation
 MAX_POW = 10_000         #: largest exponent of a power
 MAX_CALL_DEPTH = 40      #: nested lambda calls
+MAX_WORK = 5_000_000     #: elements that calls, operators and 'in' of one evaluation handle
+MAX_BITS = 100_000       #: bits of an integer a product or power may make
+MAX_TEXT = 1_000_000     #: characters of a string a method or '%' may make
 
 
 class ExprError(ValueError):
     """An expression that is malformed, outside the whitelist, or too large."""
+
+
+class BudgetError(ExprError):
+    """An evaluation that ran out of its steps or elements: it ends the evaluation, even
+    where a failing expression would only count as false."""
 
 
 class Closure:
@@ -247,6 +256,8 @@ def _str(x=""):
 
 
 def _round(x, n=None):
+    if isinstance(n, int) and abs(n) > 1000:
+        raise ExprError(f"round() to {n} digits (at most 1000)")
     return round(x, n) if n is not None else round(x)
 
 
@@ -262,6 +273,76 @@ def _apply_format(x, spec: str) -> str:
         return format(x, spec)
     except (ValueError, TypeError) as exc:
         raise ExprError(f"bad format '{spec}': {exc}") from None
+
+
+def _size(x, limit: int = MAX_WORK, seen: dict | None = None) -> int:
+    """The elements of ``x`` written out: a string's characters, a container's items and
+    theirs, a shared item counted each time (``str([[0] * 1000] * 1000)`` writes a
+    million). Stops counting past ``limit``."""
+    if isinstance(x, (str, range)):
+        return len(x)
+    if not isinstance(x, (list, tuple, dict, set, frozenset)):
+        return 1
+    seen = {} if seen is None else seen
+    if id(x) in seen:
+        return seen[id(x)]
+    seen[id(x)] = limit + 1  # a container inside itself
+    total = len(x)
+    for item in (x.items() if isinstance(x, dict) else x):
+        total += _size(item, limit, seen) if not isinstance(item, (int, float, bool)) else 0
+        if total > limit:
+            break
+    seen[id(x)] = total
+    return total
+
+
+def _text_limit(length: int, what: str) -> None:
+    if length > MAX_TEXT:
+        raise ExprError(f"{what} would make a string of over {MAX_TEXT} characters")
+
+
+def _str_method(s: str, name: str):
+    """``s.name``, refusing results too large to make (checked before making them)."""
+    method = getattr(s, name)
+    if name == "zfill":
+        def call(width):
+            _text_limit(width if isinstance(width, int) else 0, "zfill()")
+            return method(width)
+    elif name == "replace":
+        def call(old, new, count=-1):
+            if isinstance(old, str) and isinstance(new, str):
+                n = (len(s) + 1 if old == "" else s.count(old))
+                n = n if count < 0 else min(n, count)
+                _text_limit(len(s) + n * max(len(new) - len(old), 0), "replace()")
+            return method(old, new, count)
+    elif name == "join":
+        def call(items):
+            items = list(_iterate(items))
+            _text_limit(len(s) * len(items) + sum(len(i) for i in items if isinstance(i, str)),
+                        "join()")
+            return method(items)
+    else:
+        return method
+    return call
+
+
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d*)(?:\.(\*|\d*))?")
+
+
+def _percent(template: str, args) -> str:
+    """``template % args`` with widths and precisions up to 1000 and a bounded result."""
+    fields = 0
+    for m in _PERCENT_FIELD.finditer(template):
+        fields += 1  # '%%' counts too: an over-estimate
+        for part in (m.group(1), m.group(2)):
+            if part == "*":
+                raise ExprError("'*' width in a % format is not allowed")
+            if part and int(part[:6]) > 1000:
+                raise ExprError(f"% format width or precision over 1000 ('{m.group(0)}')")
+    values = args.values() if isinstance(args, dict) else args if isinstance(args, tuple) else [args]
+    longest = max((_size(v) for v in values), default=0)
+    _text_limit(len(template) + fields * (longest + 1000), "'%' formatting")
+    return template % args
 
 
 BUILTINS: dict[str, Any] = {
@@ -308,7 +389,21 @@ class Interpreter:
         self._callables = {id(f) for f in (*BUILTINS.values(), *self.functions.values())
                            if callable(f)}
         self._steps = 0
+        self._work = 0
         self._calls = 0
+
+    def _charge(self, *values) -> None:
+        """Counts the elements ``values`` hold against the evaluation's budget, so that
+        work done inside one step (a call, an operator, 'in') is bounded too."""
+        for v in values:
+            self._work += _size(v, MAX_WORK - self._work)
+            if self._work > MAX_WORK:
+                raise BudgetError(f"evaluation handled over {MAX_WORK} elements")
+
+    def _charge_sized(self, x) -> None:
+        """Charges ``x`` if comparing or hashing it walks its elements."""
+        if isinstance(x, (str, list, tuple, dict, set, frozenset)) and len(x) > 16:
+            self._charge(x)
 
     def allow(self, name: str, function: Callable) -> None:
         self.functions[name] = function
@@ -316,7 +411,7 @@ class Interpreter:
 
     # -- entry points ---------------------------------------------------------------------
     def eval(self, tree: ast.expr, local: Mapping[str, Any] | None = None):
-        self._steps = 0
+        self._steps = self._work = 0
         with _python_errors():
             return self._eval(tree, dict(local or {}))
 
@@ -335,7 +430,7 @@ class Interpreter:
     def _eval(self, node: ast.AST, scope: dict[str, Any]):
         self._steps += 1
         if self._steps > MAX_STEPS:
-            raise ExprError(f"evaluation took over {MAX_STEPS} steps")
+            raise BudgetError(f"evaluation took over {MAX_STEPS} steps")
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             raise ExprError(f"{_describe(node)} is not allowed in a spec expression")
@@ -362,7 +457,7 @@ class Interpreter:
         return tuple(self._eval(e, scope) for e in self._starred(node.elts, scope))
 
     def _Set(self, node, scope):
-        return {self._eval(e, scope) for e in node.elts}
+        return {self._hashed(e, scope) for e in node.elts}
 
     def _starred(self, elts, scope):
         for e in elts:
@@ -373,7 +468,7 @@ class Interpreter:
     def _Dict(self, node, scope):
         if any(k is None for k in node.keys):
             raise ExprError("'**' unpacking is not allowed in a spec expression")
-        return {self._eval(k, scope): self._eval(v, scope) for k, v in zip(node.keys, node.values)}
+        return {self._hashed(k, scope): self._eval(v, scope) for k, v in zip(node.keys, node.values)}
 
     def _BinOp(self, node, scope):
         a, b = self._eval(node.left, scope), self._eval(node.right, scope)
@@ -394,9 +489,15 @@ class Interpreter:
         if op == "**":
             if isinstance(b, (int, float)) and abs(b) > MAX_POW:
                 raise ExprError(f"power with exponent over {MAX_POW}")
-            if isinstance(a, int) and isinstance(b, int) and b > 0 and a.bit_length() * b > 100_000:
+            if isinstance(a, int) and isinstance(b, int) and b > 0 and a.bit_length() * b > MAX_BITS:
                 raise ExprError("power too large")
             return a ** b
+        if op == "*" and isinstance(a, int) and isinstance(b, int) \
+                and a.bit_length() + b.bit_length() > MAX_BITS:
+            raise ExprError(f"product of over {MAX_BITS} bits")
+        if op == "%" and isinstance(a, str):
+            self._charge(a, b)
+            return _percent(a, b)
         if op == "*":
             for seq, k in ((a, b), (b, a)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(k, int) \
@@ -407,9 +508,12 @@ class Interpreter:
             raise ExprError("sequence too long")
         if op in ("&", "|", "^") and not (isinstance(a, (int, bool, set)) and isinstance(b, (int, bool, set))):
             raise ExprError(f"operator {op} takes numbers, sets or conditions")
-        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
-                "/": lambda: a / b, "//": lambda: a // b, "%": lambda: a % b,
-                "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b}[op]()
+        result = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                  "/": lambda: a / b, "//": lambda: a // b, "%": lambda: a % b,
+                  "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b}[op]()
+        if isinstance(result, (str, list, tuple, set)):
+            self._charge(result)
+        return result
 
     def _UnaryOp(self, node, scope):
         v = self._eval(node.operand, scope)
@@ -444,6 +548,9 @@ class Interpreter:
         results = []
         for op, right_node in zip(node.ops, node.comparators):
             right = self._eval(right_node, scope)
+            self._charge_sized(left)  # ==, < and hashing for 'in' walk a container
+            if not isinstance(op, (ast.In, ast.NotIn)):
+                self._charge_sized(right)
             if type(op) in _CMP:
                 sym = _CMP[type(op)]
                 if isinstance(left, Sym) or isinstance(right, Sym):
@@ -465,6 +572,8 @@ class Interpreter:
                     container = right.keys_list() if hasattr(right, "keys_list") else right
                     if isinstance(container, Sym):
                         raise ExprError("'in' an unknown")
+                    if isinstance(container, (str, list, tuple, range)):
+                        self._charge(container)
                     r = (left in container) == isinstance(op, ast.In)
             elif isinstance(op, (ast.Is, ast.IsNot)):
                 r = (left is right) == isinstance(op, ast.Is)
@@ -489,8 +598,11 @@ class Interpreter:
             parts = [None if p is None else self._eval(p, scope) for p in (s.lower, s.upper, s.step)]
             if not isinstance(obj, (list, tuple, str, range)):
                 raise ExprError(f"cannot slice a {type(obj).__name__}")
-            return obj[slice(*parts)]
+            result = obj[slice(*parts)]
+            self._charge(result)
+            return result
         key = self._eval(node.slice, scope)
+        self._charge_sized(key)  # hashed
         if isinstance(key, Sym) or isinstance(obj, Sym):
             raise ExprError("cannot index with an unknown or into an unknown")
         if isinstance(key, list):
@@ -518,10 +630,12 @@ class Interpreter:
             if method is not None:
                 return _Bound(method)
         if isinstance(obj, str) and name == "format":
-            return _Bound(_safe_format(obj))
+            return _Bound(_safe_format(obj), obj)
+        if isinstance(obj, str) and name in METHODS[str]:
+            return _Bound(_str_method(obj, name), obj)
         for typ, names in METHODS.items():
             if isinstance(obj, typ) and name in names:
-                return _Bound(getattr(obj, name))
+                return _Bound(getattr(obj, name), obj)
         raise ExprError(f"attribute '.{name}' of a {type(obj).__name__} is not allowed "
                         "(only the documented methods, like .get)")
 
@@ -543,10 +657,15 @@ class Interpreter:
                 raise ExprError("a lambda takes positional arguments only")
             return f(*args)
         if isinstance(f, _Bound):
-            return f.method(*args, **kwargs)
-        if id(f) not in self._callables and f not in (int, float, bool, abs, chr, ord, isinstance, dict):
-            raise ExprError(f"{_short(f)} is not a function a spec may call")
-        return f(*args, **kwargs)
+            self._charge(f.owner, *args, *kwargs.values())
+            result = f.method(*args, **kwargs)
+        else:
+            if id(f) not in self._callables and f not in (int, float, bool, abs, chr, ord, isinstance, dict):
+                raise ExprError(f"{_short(f)} is not a function a spec may call")
+            self._charge(*args, *kwargs.values())
+            result = f(*args, **kwargs)
+        self._charge(result)
+        return result
 
     def _Lambda(self, node, scope):
         a = node.args
@@ -564,6 +683,7 @@ class Interpreter:
                 spec = ""
                 if v.format_spec is not None:
                     spec = self._JoinedStr(v.format_spec, scope)
+                self._charge(value)
                 out.append(_apply_format(value, spec) if spec else _str(value))
         return "".join(out)
 
@@ -579,7 +699,7 @@ class Interpreter:
             for item in _iterate(self._eval(g.iter, inner)):
                 self._steps += 1
                 if self._steps > MAX_STEPS:
-                    raise ExprError(f"evaluation took over {MAX_STEPS} steps")
+                    raise BudgetError(f"evaluation took over {MAX_STEPS} steps")
                 local = dict(inner)
                 self._assign(g.target, item, local)
                 if all(self._truth(self._eval(c, local)) for c in g.ifs):
@@ -605,6 +725,12 @@ class Interpreter:
         else:
             raise ExprError(f"{_describe(target)} cannot be a loop variable")
 
+    def _hashed(self, node, scope):
+        """A set element or dict key: hashing a tuple walks it, each time."""
+        value = self._eval(node, scope)
+        self._charge_sized(value)
+        return value
+
     def _ListComp(self, node, scope):
         out: list = []
         self._comprehend(node.generators, scope, lambda s: out.append(self._eval(node.elt, s)))
@@ -614,13 +740,13 @@ class Interpreter:
 
     def _SetComp(self, node, scope):
         out: set = set()
-        self._comprehend(node.generators, scope, lambda s: out.add(self._eval(node.elt, s)))
+        self._comprehend(node.generators, scope, lambda s: out.add(self._hashed(node.elt, s)))
         return out
 
     def _DictComp(self, node, scope):
         out: dict = {}
         self._comprehend(node.generators, scope,
-                         lambda s: out.__setitem__(self._eval(node.key, s), self._eval(node.value, s)))
+                         lambda s: out.__setitem__(self._hashed(node.key, s), self._eval(node.value, s)))
         return out
 
 
@@ -638,7 +764,12 @@ def _safe_format(template: str):
             if digits and int(digits[:6]) > 1000:
                 raise ExprError(f"format width or precision over 1000 ('{spec}')")
 
+    fields = sum(1 for _, field_name, _, _ in string.Formatter().parse(template)
+                 if field_name is not None)
+
     def call(*args, **kwargs):
+        longest = max((_size(v) for v in (*args, *kwargs.values())), default=0)
+        _text_limit(len(template) + fields * (longest + 1000), "format()")
         return template.format(*args, **kwargs)
     return call
 
@@ -660,8 +791,8 @@ class Namespace:
 class _Bound:
     """A whitelisted method of a value."""
 
-    def __init__(self, method):
-        self.method = method
+    def __init__(self, method, owner=None):
+        self.method, self.owner = method, owner
 
 
 def _describe(node) -> str:

@@ -85,6 +85,10 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
             if not path.suffix and not path.exists():
                 raise PuzzleInputError(f"no shipped spec '{name}' and no file of that name "
                                        f"(shipped: {', '.join(shipped)})")
+            if path.suffix.lower() not in (".yaml", ".yml"):
+                # a record names its spec, and `check` reads it: a record is data, so it
+                # may not make us read (and quote the keys of) any file it names
+                raise PuzzleInputError(f"spec '{name}': a spec file's name ends in .yaml or .yml")
             key = (str(path.resolve()), path.stat().st_mtime_ns if path.exists() else 0)
             if key not in self._specs:
                 self._specs[key] = load_spec_file(path, path.stem)

@@ -16,7 +16,7 @@ import yaml
 
 from puzzle_engine import PuzzleInputError
 
-from . import interp
+from . import interp, symbolic
 
 #: YAML nodes a spec may hold once its aliases are expanded.
 MAX_NODES = 50_000
@@ -46,6 +46,7 @@ class Located:
 
 
 #: The YAML tags of plain data; any other (``!!python/...``) is refused.
+MERGE_TAG = "tag:yaml.org,2002:merge"
 PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq",
                                                   "map")}
 
@@ -61,6 +62,8 @@ def read_yaml(text: str, where: Located) -> Any:
             root = loader.get_single_node()
         finally:
             loader.dispose()
+    except RecursionError:
+        raise where.error((), "the spec is nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
@@ -83,15 +86,23 @@ def read_yaml(text: str, where: Located) -> Any:
             raise where.error(path, f"YAML tag '{node.tag}' is not allowed (plain data only)")
         if isinstance(node, yaml.MappingNode):
             active = active | {id(node)}
-            out = {}
+            out, merged = {}, []
             for k, v in node.value:
                 if not isinstance(k, yaml.ScalarNode):
                     raise where.error(path, "a mapping key must be plain text")
+                if k.tag == MERGE_TAG:  # '<<: *base' or '<<: [*a, *b]', keys given here win
+                    value = build(v, path, active)
+                    for m in value if isinstance(value, list) else [value]:
+                        if not isinstance(m, dict):
+                            raise where.error(path, "a YAML merge key ('<<') takes mappings")
+                        merged.append(m)
+                    continue
                 key = constructor.construct_scalar(k) if k.tag == "tag:yaml.org,2002:str" \
                     else constructor.construct_object(k)
-                if key == "<<":
-                    raise where.error(path, "YAML merge keys ('<<') are not supported")
                 out[key] = build(v, path + (key,), active)
+            for m in merged:
+                for key, value in m.items():
+                    out.setdefault(key, value)
             return out
         if isinstance(node, yaml.SequenceNode):
             active = active | {id(node)}
@@ -101,7 +112,10 @@ def read_yaml(text: str, where: Located) -> Any:
         except yaml.YAMLError as exc:
             raise where.error(path, f"bad value: {' '.join(str(exc).split())}") from None
 
-    return build(root, (), frozenset())
+    try:
+        return build(root, (), frozenset())
+    except RecursionError:
+        raise where.error((), "the spec is nested too deeply") from None
 
 
 # -- the spec -----------------------------------------------------------------------------------
@@ -146,8 +160,11 @@ def load_spec(text: str, file: str, name: str) -> Spec:
 
 
 def load_spec_file(path: Path, name: str | None = None) -> Spec:
+    if path.exists() and not path.is_file():  # a FIFO would block, a device never end
+        raise SpecError(f"cannot read spec {path}: not a regular file")
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as f:  # no more than the limit: /dev/zero is a file too
+            raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise SpecError(f"cannot read spec {path}: {exc.strerror or exc}") from None
     if len(raw) > MAX_BYTES:
@@ -224,6 +241,8 @@ class _Checker:
         for key in ("max_solution", "int_bound"):
             if key in d and (isinstance(d[key], bool) or not isinstance(d[key], int) or d[key] < 1):
                 raise self.err((key,), "expected a positive whole number")
+        if d.get("int_bound", 0) > symbolic.MAX_INT:  # Chuffed ran out of memory at 2e9
+            raise self.err(("int_bound",), f"at most {symbolic.MAX_INT} (the solvers' integers)")
         self.flag(("calc_solution",), d.get("calc_solution"))
         for name, value in self.mapping(("custom_operator",), d.get("custom_operator")).items():
             path = ("custom_operator", name)

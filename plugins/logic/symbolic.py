@@ -39,6 +39,13 @@ class SymbolicError(ValueError):
     """A formula used an unknown where only a known value can go."""
 
 
+#: Parts of one formula, counted as written out.
+MAX_SIZE = 200_000
+#: Largest number a formula may hold: MiniZinc's and Chuffed's integers (a larger literal
+#: is a MiniZinc syntax error far from the spec's field).
+MAX_INT = 1_000_000_000
+
+
 @dataclass(frozen=True, eq=False)
 class Sym:
     """A node: ``op`` is ``var`` (``args``: name), ``const`` (a value) or an operator."""
@@ -46,6 +53,20 @@ class Sym:
     op: str
     args: tuple
     type: str  # "int" or "bool"
+
+    def __post_init__(self):
+        # The size of the tree written out: a shared subtree counts each time it is met,
+        # as MiniZinc's text, hashing and evaluation all meet it (``e + e`` doubled 40
+        # times is 40 nodes in memory but 2**40 in the model).
+        size = 1 + sum(a.size for a in self.args if isinstance(a, Sym))
+        if size > MAX_SIZE:
+            raise SymbolicError(f"formula of more than {MAX_SIZE} parts")
+        object.__setattr__(self, "size", size)
+        if self.op == "const" and not isinstance(self.args[0], bool) and abs(self.args[0]) > MAX_INT:
+            v = self.args[0]
+            shown = str(v) if abs(v) < 10**30 else f"of {v.bit_length()} bits"
+            raise SymbolicError(f"the number {shown} is beyond the solver's "
+                                f"integers (at most {MAX_INT} in size)")
 
     def __bool__(self):
         raise SymbolicError("an unknown cannot decide a Python condition here "
