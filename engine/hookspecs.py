@@ -38,10 +38,10 @@ Every method's result is checked before it is used; a wrong one, or an exception
 reported as one line naming the plugin, the type and the method.
 
 The contract grows by methods with defaults: a canonical form for deduplication, a
-drawing for printed sheets and a board for the play page came this way, and the
-constraint groups that explain a deduction will, as new ``PuzzleType`` methods whose
-default means "not offered". No strategy,
-criterion or other method changes, and a type that does not implement them keeps working.
+drawing for printed sheets, a board for the play page and the constraint groups that
+explain a deduction came this way, as new ``PuzzleType`` methods whose default means "not
+offered". No strategy, criterion or other method changes, and a type that does not
+implement them keeps working.
 
 ``docs/plugin-authoring.md`` walks through a complete plugin for each strategy.
 """
