@@ -49,6 +49,15 @@ class Verdict:
         return False if self.status == Status.UNSAT else None
 
 
+def not_proven(result, best) -> Verdict:
+    """The verdict of an optimisation that ran out of time before proving its optimum:
+    unknown, with the best solution found (if any) and its objective as ``fields["best"]``,
+    never as ``value``: a best-so-far is no optimum."""
+    if not best:
+        return Verdict(None, 0, result.status)
+    return Verdict(None, len(best), result.status, best[0], fields={"best": result.objective})
+
+
 class Criterion:
     name = ""
     description = ""
@@ -167,7 +176,7 @@ class UniqueOptimum(Criterion):
         if result.status == Status.UNSAT:
             return Verdict(False, 0, result.status)
         if result.status != Status.OPTIMAL or not best:
-            return Verdict(None, len(best), result.status)
+            return not_proven(result, best)
         value = result.objective
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise PluginError(f"the objective '{ptype.objective}' of {calls.owner(ptype)} "

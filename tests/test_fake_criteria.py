@@ -139,8 +139,29 @@ def test_an_optimum_not_proven_is_unknown(host, answer, status):
     """Out of time before the optimum was proven: a best-so-far is no optimum."""
     verdict, engine = judge(host, "fake_knapsack", ONE_BEST,
                             lambda q: None if is_counting(q) else answer)
-    assert (verdict.accepted, verdict.status) == (None, status)
+    assert (verdict.accepted, verdict.status, verdict.value) == (None, status, None)
     assert len(engine.backend.queries) == 1  # never counted
+    # The best placement found so far comes back, named as the best, not as an optimum.
+    if answer.found:
+        assert (verdict.solution, verdict.fields) == ((0, 0, 0), {"best": 0})
+    else:
+        assert (verdict.solution, verdict.fields) == (None, {})
+
+
+@pytest.mark.parametrize("answer, status, solutions", [
+    (None, Status.OPTIMAL, [(0, 0, 1)]), (TimeOut(1), Status.SAT, [(0, 0, 0)]),
+    (TimeOut(0), Status.UNKNOWN, [])])
+def test_solve_gives_the_best_found_without_solving_again(host, answer, status, solutions):
+    """``solve``'s optimum: a time-out gives the criterion's best solution, with status SAT
+    (not proven optimal), or nothing; never a second solve, which would take the time
+    limit once more and could print its best as an optimum."""
+    from puzzle_engine.cli.solve import _optimum
+    engine = Engine(host, FakeBackend(ORACLES, lambda q: None if is_counting(q) else answer))
+    ptype = host.get_type("fake_knapsack")
+    result, found, _ = _optimum(engine, ptype, engine.check_params(ptype, {}), ONE_BEST)
+    assert (result.status, found) == (status, solutions)
+    assert result.objective == (4 if answer is None else 0 if solutions else None)
+    assert len(engine.backend.queries) == (2 if answer is None else 1)
 
 
 @pytest.mark.parametrize("answer, status", [(TimeOut(0), Status.UNKNOWN), (TimeOut(1), Status.SAT)])

@@ -298,3 +298,26 @@ def test_check_text(tmp_path):
         "polyomino-optimum: accepted, optimum 729, board_type II, unique_optimum True\n"
     proc = cli(tmp_path, "check", NAME, TYPE_II, "--type", "I")
     assert ok(proc, 1) == "polyomino-optimum: refused, optimum 729, board_type II\n"
+
+
+HARD_12X12 = "12xT4 12xL4 12xI4: 331421213424/121243242124/221122223322/224313422313/313133343244/213134143414/122124333413/314123323313/332123421141/233442114322/241243214324/244343344214"
+
+
+def test_solve_out_of_time_never_calls_its_best_an_optimum(tmp_path):
+    """A 12x12 board whose optimum CP-SAT proves in about a second, given half of one: the
+    best placement found is printed as such, not proven optimal (or nothing, when none
+    was found in time). Before, it was printed as the optimum."""
+    path = tmp_path / "board.txt"
+    path.write_text(HARD_12X12 + "\n")
+    proc = cli(tmp_path, "solve", NAME, path, "--time-limit", 0.5, "--format", "json")
+    if proc.returncode == 1:
+        assert proc.stderr == "puzzle-engine: unknown: the solver timed out\n"
+        return
+    record = json.loads(ok(proc))
+    if record["status"] == "optimal":
+        assert record["optimum"] == record["best"] == record["score"] and not proc.stderr
+    else:
+        assert record["status"] == "sat" and record["optimum"] is None
+        assert record["best"] == record["score"]
+        assert proc.stderr == (f"puzzle-engine: the solver ran out of time: the best solution "
+                               f"found (score {record['score']}) is not proven optimal\n")

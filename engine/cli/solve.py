@@ -74,8 +74,14 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
                 err_console.print(f"puzzle-engine: {what}")
                 failed = True
                 continue
+            proven = result.status == Status.OPTIMAL
+            if ptype.objective and not proven:
+                err_console.print(f"puzzle-engine: the solver ran out of time: the best "
+                                  f"solution found ({ptype.objective} {result.objective}) "
+                                  "is not proven optimal", markup=False)
             if fmt == "json":
-                extra = {**found, "optimum": result.objective, "status": str(result.status)} \
+                extra = {**found, "optimum": result.objective if proven else None,
+                         "best": result.objective, "status": str(result.status)} \
                     if ptype.objective else {}
                 record = calls.record(ptype, parsed.params, parsed.instance, solutions[0],
                                       {"type", "params", "solver", *extra})
@@ -84,7 +90,9 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
                     "solver": engine.backend.solver_id}), markup=False)
             else:
                 if ptype.objective:
-                    out_console.print(", ".join([f"optimum {result.objective}", *(
+                    head = f"optimum {result.objective}" if proven else \
+                        f"best found {result.objective}, not proven optimal"
+                    out_console.print(", ".join([head, *(
                         f"{k} {v}" for k, v in found.items() if k != "optimum")]), markup=False)
                 out_console.print(_render(ptype, parsed.params, solutions[0], fmt,
                                           solution=True), markup=False)
@@ -95,13 +103,21 @@ def solve(ctx: typer.Context, puzzle: str, source: InputArg, solver: SolverOpt =
 def _optimum(engine, ptype, params, instance):
     """An optimisation type's optimum and a solution reaching it, by the type's criterion,
     with what the criterion finds besides (it may know more than one solve can tell: how
-    many solutions reach the optimum, a class of the puzzle). When the criterion proves no
-    optimum, a plain solve gives the best solution found."""
+    many solutions reach the optimum, a class of the puzzle). When the criterion ran out of
+    time, its best solution comes back with the status it had (SAT: not proven optimal),
+    and the objective that solution reaches; a criterion that gives no solution at all is
+    followed by a plain solve."""
     verdict = engine.criterion(ptype).judge(engine, ptype, params, instance)
-    if verdict.solution is None or verdict.value is None:
-        return (*engine.solve(ptype, params, instance), {})
-    found = {k: v for k, v in verdict.fields.items() if k not in ("type", "params", "solver")}
-    return SolveResult(Status.OPTIMAL, objective=verdict.value), [verdict.solution], found
+    if verdict.solution is not None and verdict.value is not None:
+        found = {k: v for k, v in verdict.fields.items()
+                 if k not in ("type", "params", "solver")}
+        return SolveResult(Status.OPTIMAL, objective=verdict.value), [verdict.solution], found
+    if verdict.solution is not None:
+        return SolveResult(verdict.status, objective=verdict.fields.get("best")), \
+            [verdict.solution], {}
+    if verdict.status in (Status.UNSAT, Status.UNKNOWN):
+        return SolveResult(verdict.status), [], {}
+    return (*engine.solve(ptype, params, instance), {})
 
 
 @app.command(context_settings=PLUGIN_ARGS)

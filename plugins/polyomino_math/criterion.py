@@ -8,7 +8,7 @@ A time-out in any of these solves is unknown, never an acceptance."""
 from __future__ import annotations
 
 from puzzle_engine import Status
-from puzzle_engine.criteria import Criterion, Verdict
+from puzzle_engine.criteria import Criterion, Verdict, not_proven
 
 
 class PolyominoOptimum(Criterion):
@@ -21,7 +21,7 @@ class PolyominoOptimum(Criterion):
         if result.status == Status.UNSAT:  # (cannot happen: no piece at all is a placement)
             return Verdict(False, 0, result.status)
         if result.status != Status.OPTIMAL or not best:
-            return Verdict(None, len(best), result.status)
+            return not_proven(result, best)
         value = int(result.objective)
         fields = {"optimum": value}
         # Type: a placement of every piece that scores the optimum. The optimal placement
