@@ -5,6 +5,7 @@ progress, warnings and errors go to stderr. A bad input is one line on stderr an
 status 2."""
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Annotated
@@ -14,12 +15,58 @@ import typer
 from .. import __version__, processes
 from .common import err_console, out_console
 
-app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
-                  pretty_exceptions_enable=False,
-                  help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
+#: The module of every command (importing it registers its commands), in the order of the
+#: help. Only the module of the command being run is imported (``main``), so that a command
+#: does not pay for the others' imports at start-up.
+COMMANDS = {"gen": "gen", "batch": "batch", "solve": "solve", "check": "solve",
+            "grade": "grade", "train": "grade", "plugins": "info", "solvers": "info",
+            "db": "db", "render": "render", "explain": "explain", "hint": "explain",
+            "specs": "specs"}
 
-# Importing a command module registers its commands, in this order in the help.
-from . import gen, batch, solve, grade, info, db, render, explain, specs  # noqa: E402,F401
+
+class _LazyApp(typer.Typer):
+    """The command line, whose command modules are imported when typer first reads its
+    commands: only the one ``main`` was asked to run (``only``), or all of them (the
+    help, an unknown command, ``from puzzle_engine.cli import app``)."""
+
+    only: str | None = None
+    _loaded = False
+
+    @property
+    def registered_commands(self):
+        self._load()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value):
+        self._commands = value
+
+    @property
+    def registered_groups(self):
+        self._load()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value):
+        self._groups = value
+
+    def _load(self) -> None:
+        if self._loaded or not hasattr(self, "_groups"):  # not yet, or still in __init__
+            return
+        self._loaded = True
+        names = [self.only] if self.only in COMMANDS else list(COMMANDS)
+        for module in dict.fromkeys(COMMANDS[name] for name in names):
+            importlib.import_module(f"{__name__}.{module}")
+        # A command module imported on its own before the app was read registered first:
+        # keep the help's order whatever the order of the imports.
+        order = list(COMMANDS)
+        self._commands.sort(key=lambda info: order.index(info.name or info.callback.__name__)
+                            if (info.name or info.callback.__name__) in order else len(order))
+
+
+app = _LazyApp(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
+               pretty_exceptions_enable=False,
+               help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
 
 
 def _version_callback(value: bool):
@@ -41,6 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). SIGTERM and SIGHUP unwind like
     Ctrl-C; folders left by killed runs are swept."""
     processes.handle_signals()
+    words = sys.argv[1:] if argv is None else argv
+    app.only = words[0] if words and not app._loaded else None
     try:
         processes.sweep_temp_dirs()
         code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)
