@@ -66,3 +66,12 @@ def test_gen_imports_only_what_it_uses():
     assert "puzzle_engine_plugins.fillomino" in modules
     assert "puzzle_engine_plugins.sudoku" in modules  # every plugin is still loaded
     assert not [m for m in NOT_FOR_GEN if m in modules]
+
+
+@pytest.mark.fast
+def test_the_output_keeps_emoji_codes_as_text():
+    """stdout is the puzzle's text as it is: ':cat:' is not turned into an emoji."""
+    from puzzle_engine.cli.common import out_console
+    with out_console.capture() as captured:
+        out_console.print("a :cat: b", markup=False)
+    assert captured.get() == "a :cat: b\n"
