@@ -187,7 +187,7 @@ def _sweep(rows: int, cols: int, v: int, kv: int, pv: int) -> tuple[int, int] | 
                 continue  # the other neighbours alone make v cells, whichever is left out
             for x in _cells(rim):
                 bit = 1 << x
-                if not _reaches(g, graph & ~bit, steps, v, C, has_right, has_left):
+                if _reach(g, graph & ~bit, steps, C, has_right, has_left, v).bit_count() < v:
                     force |= bit
         for i, (rim_i, s_i) in enumerate(rims):
             for rim_j, s_j in rims[:i]:
@@ -217,8 +217,10 @@ def _sweep(rows: int, cols: int, v: int, kv: int, pv: int) -> tuple[int, int] | 
     return new & ~force, force
 
 
-def _reach(group: int, graph: int, steps: int, C: int, has_right: int, has_left: int) -> int:
-    """The cells of ``graph`` within ``steps`` steps of ``group`` (through ``graph``)."""
+def _reach(group: int, graph: int, steps: int, C: int, has_right: int, has_left: int,
+           enough: int = 0) -> int:
+    """The cells of ``graph`` within ``steps`` steps of ``group`` (through ``graph``); with
+    ``enough``, only as far as needed to know whether they number ``enough`` or more."""
     reach = group
     for _ in range(steps):
         nxt = (reach | (reach << C) | (reach >> C) | ((reach & has_right) << 1)
@@ -226,22 +228,9 @@ def _reach(group: int, graph: int, steps: int, C: int, has_right: int, has_left:
         if nxt == reach:
             break
         reach = nxt
+        if enough and reach.bit_count() >= enough:
+            break
     return reach
-
-
-def _reaches(group: int, graph: int, steps: int, v: int, C: int, has_right: int,
-             has_left: int) -> bool:
-    """``_reach(group, graph, steps).bit_count() >= v``, stopping once it holds."""
-    reach = group
-    for _ in range(steps):
-        nxt = (reach | (reach << C) | (reach >> C) | ((reach & has_right) << 1)
-               | ((reach & has_left) >> 1)) & graph
-        if nxt == reach:
-            break
-        reach = nxt
-        if reach.bit_count() >= v:
-            return True
-    return reach.bit_count() >= v
 
 
 def initial(board: Sequence[int], rows: int, cols: int) -> tuple[list[int], list[int]]:
