@@ -138,7 +138,7 @@ def _sweep(rows: int, cols: int, v: int, kv: int, pv: int) -> tuple[int, int] | 
 
     The hot loop of the deductions: one step of growth (a set and its four neighbours) is
     written out in place rather than called, and a growth test stops as soon as v cells
-    are reachable (docs/performance.md, "Fillomino deductions")."""
+    are reachable (docs/performance.md, Fillomino ``--logic-only`` and start-up)."""
     C, full, has_right, has_left = _masks(rows, cols)
     # Groups: the components of kv (grown one step at a time inside kv).
     complete, groups, rest, near = 0, [], kv, 0
