@@ -75,3 +75,24 @@ def test_the_output_keeps_emoji_codes_as_text():
     with out_console.capture() as captured:
         out_console.print("a :cat: b", markup=False)
     assert captured.get() == "a :cat: b\n"
+
+
+@pytest.mark.fast
+def test_commands_run_one_after_another_in_one_process():
+    """main() runs in one fresh process again and again (as tests do): each command is
+    found though the first run loaded only its own module, and the app read afterwards
+    (a CliRunner's) has every command."""
+    code = ("import sys\n"
+            "from puzzle_engine import cli\n"
+            "for words in (['specs'], ['plugins'], ['db', '--help'], ['solvers', '--help']):\n"
+            "    try:\n"
+            "        cli.main(words)\n"
+            "    except SystemExit as done:\n"
+            "        print('exit', done.code, file=sys.stderr)\n"
+            "print('only', cli.app.only, file=sys.stderr)\n"
+            "print('commands', len(cli.app.registered_commands), file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    lines = [ln for ln in proc.stderr.splitlines() if ln.split()[0] in ("exit", "only", "commands")]
+    assert lines == ["exit 0"] * 4 + ["only None", f"commands {len(cli.COMMANDS) - 1}"], \
+        proc.stderr

@@ -25,16 +25,23 @@ COMMANDS = {"gen": "gen", "batch": "batch", "solve": "solve", "check": "solve",
 
 
 class _LazyApp(typer.Typer):
-    """The command line, whose command modules are imported when typer first reads its
-    commands: only the one ``main`` was asked to run (``only``), or all of them (the
-    help, an unknown command, ``from puzzle_engine.cli import app``)."""
+    """The command line, whose command modules are imported when typer reads its commands:
+    only the one ``main`` is running (``only``), or all of them (the help, an unknown
+    command, ``from puzzle_engine.cli import app``). A module is imported once; later
+    reads add the ones they need."""
 
     only: str | None = None
-    _loaded = False
+
+    def __init__(self, *args, **kwargs):
+        self._modules: set[str] = set()
+        super().__init__(*args, **kwargs)
 
     @property
     def registered_commands(self):
         self._load()
+        order = list(COMMANDS)  # the help's order, whatever the order of the imports
+        self._commands.sort(key=lambda info: order.index(info.name or info.callback.__name__)
+                            if (info.name or info.callback.__name__) in order else len(order))
         return self._commands
 
     @registered_commands.setter
@@ -51,17 +58,14 @@ class _LazyApp(typer.Typer):
         self._groups = value
 
     def _load(self) -> None:
-        if self._loaded or not hasattr(self, "_groups"):  # not yet, or still in __init__
+        if not hasattr(self, "_commands"):  # still in typer's __init__
             return
-        self._loaded = True
         names = [self.only] if self.only in COMMANDS else list(COMMANDS)
-        for module in dict.fromkeys(COMMANDS[name] for name in names):
+        missing = [m for m in dict.fromkeys(COMMANDS[name] for name in names)
+                   if m not in self._modules]
+        self._modules.update(missing)  # first: a module's own registration reads the commands
+        for module in missing:
             importlib.import_module(f"{__name__}.{module}")
-        # A command module imported on its own before the app was read registered first:
-        # keep the help's order whatever the order of the imports.
-        order = list(COMMANDS)
-        self._commands.sort(key=lambda info: order.index(info.name or info.callback.__name__)
-                            if (info.name or info.callback.__name__) in order else len(order))
 
 
 app = _LazyApp(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
@@ -89,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     Ctrl-C; folders left by killed runs are swept."""
     processes.handle_signals()
     words = sys.argv[1:] if argv is None else argv
-    app.only = words[0] if words and not app._loaded else None
+    app.only = words[0] if words else None
     try:
         processes.sweep_temp_dirs()
         code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)
@@ -114,4 +118,6 @@ def main(argv: list[str] | None = None) -> None:
         err_console.print(f"puzzle-engine: internal error: {type(exc).__name__}: {exc} (a bug; "
                           "PUZZLE_ENGINE_DEBUG=1 shows where)", markup=False)
         sys.exit(1)
+    finally:
+        app.only = None  # a later read of the app (a test's CliRunner) sees every command
     sys.exit(code if isinstance(code, int) else 0)
