@@ -16,9 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType
 
