@@ -290,17 +290,20 @@ def _ratio(x: float) -> str:
     return f"{x:.0f}" if x >= 100 else f"{x:.3g}"
 
 
-def peer_columns(solvers: list[str]) -> list[tuple[str, int]]:
+def peer_columns(solvers: list[str], cli: bool = False) -> list[tuple[str, int]]:
     extra = []
     for s in solvers:
         extra += [(f"{s}/peer", max(len(s) + 5, 8)), (f"{s} wall/peer", len(s) + 10)]
+        if cli:
+            extra.append((f"{s} cli/peer", len(s) + 9))
     return list(PEER_COLUMNS) + extra
 
 
 def peer_row(size: int, peer: Peer, runs: list[dict], ours: dict[str, list[dict]],
              solvers: list[str], timeout: float | None) -> str:
     """One row of the peers' table: the peer's figures, then per solver our median / the peer's."""
-    columns = peer_columns(solvers)
+    cli = any("cli_wall" in r for s in solvers for r in ours.get(s, []))
+    columns = peer_columns(solvers, cli)
     ok = [r for r in runs if r["status"] == "ok"]
     seeds = f"{len(ok)}" if len(ok) == len(runs) else f"{len(ok)}/{len(runs)}"
     if ok:
@@ -311,11 +314,15 @@ def peer_row(size: int, peer: Peer, runs: list[dict], ours: dict[str, list[dict]
                  _num(statistics.median(givens)) if givens else "-"]
         for s in solvers:
             mine = [r for r in ours.get(s, []) if r["status"] == "ok"]
+            walls = [r["cli_wall"] for r in mine if r.get("cli_wall") is not None]
             if mine and median > 0:
                 cells += [_ratio(statistics.median(r["seconds"] for r in mine) / median),
                           _ratio(statistics.median(r["process_wall"] for r in mine) / median)]
             else:
                 cells += ["-", "-"]
+            if cli:
+                cells.append(_ratio(statistics.median(walls) / median) if walls and median > 0
+                             else "-")
     else:
         cells = [f">{timeout:g}" if timeout and runs and runs[0]["status"] == "timeout"
                  else "-"] + ["-"] * (len(columns) - 4)
@@ -572,6 +579,14 @@ def main() -> None:
     ap.add_argument("--throughput", type=int, default=0, metavar="K",
                     help="also time 'puzzle-engine gen --count K' per size and solver with one "
                          "worker and with --workers (default 0: skip)")
+    ap.add_argument("--cli", action=argparse.BooleanOptionalAction, default=True,
+                    help="also time every case as the user runs it, 'puzzle-engine gen ... "
+                         "--seed S' in a fresh process, and give its ratio to the peers "
+                         "(default on; --no-cli to skip)")
+    ap.add_argument("--count-per-process", type=int, default=0, metavar="N",
+                    help="also time N puzzles made in one process, ours ('gen --count N') "
+                         "against each peer's ('--generate N'), per size and solver (default "
+                         "0: skip)")
     ap.add_argument("--workers", type=int, default=2,
                     help="workers for --throughput (default 2)")
     ap.add_argument("--repeat", type=int, default=3,
@@ -632,33 +647,29 @@ def main() -> None:
     installed = {p.name: p.installed() for p in peers}
     sink = open(args.json, "w") if args.json else None
     all_notes = []
-    peer_lines, all_peer_notes = [], []
+    peer_lines, all_peer_notes, many_lines = [], [], []
     try:
         for size in sizes:
             n = args.seeds_25 if size >= 25 and args.seeds_25 else args.seeds
-            ours: dict[str, list[dict]] = {}    # our runs at the first target, per solver
-            for solver, target in ((s, t) for s in solvers for t in targets):
-                runs = []
-                for seed in range(1, n + 1):
+            cases = [(s, t) for s in solvers for t in targets]
+            ours_runs: dict[tuple, list[dict]] = {case: [] for case in cases}
+            size_peers = [p for p in peers if p.handles(args.puzzle, size)]
+            peer_runs: dict[str, list[dict]] = {p.name: [] for p in size_peers}
+            # Seed by seed, ours then the peers: a change of the machine's load falls on both.
+            for seed in range(1, n + 1):
+                for solver, target in cases:
                     r = run_case(args.puzzle, size, solver, seed, target, args.batch, args.probes,
                                  args.optimise, timeout, args.profile)
-                    runs.append(r)
+                    if args.cli and r["status"] == "ok":
+                        r["cli_wall"] = cli_wall(args.puzzle, size, solver, seed, target, timeout)
+                    ours_runs[(solver, target)].append(r)
                     _progress(f"{args.puzzle} {size} {solver} target {target or '-'} seed {seed}", r)
                     if sink:
                         sink.write(json.dumps(r) + "\n")
                         sink.flush()
-                print(row(size, solver, target, runs, timeout), flush=True)
-                all_notes += notes(runs, timeout)
-                if target == targets[0]:
-                    ours[solver] = runs
-            for peer in (p for p in peers if p.handles(args.puzzle, size)):
-                if not installed[peer.name]:
-                    peer_lines.append(peer_missing_row(size, peer))
-                    continue
-                runs = []
-                for seed in range(1, n + 1):
+                for peer in (p for p in size_peers if installed[p.name]):
                     r = run_peer(peer, size, seed, targets[0], timeout)
-                    runs.append(r)
+                    peer_runs[peer.name].append(r)
                     msg = (f"{r['seconds']:.3f} s, {r.get('givens')} givens" if r["status"] == "ok"
                            else r["status"] + (f": {r['error']}" if "error" in r else ""))
                     print(f"[peer {peer.name} {args.puzzle} {size} seed {seed}] {msg}",
@@ -666,15 +677,40 @@ def main() -> None:
                     if sink:
                         sink.write(json.dumps(r) + "\n")
                         sink.flush()
+            ours: dict[str, list[dict]] = {}    # our runs at the first target, per solver
+            for (solver, target), runs in ours_runs.items():
+                print(row(size, solver, target, runs, timeout), flush=True)
+                all_notes += notes(runs, timeout)
+                if target == targets[0]:
+                    ours[solver] = runs
+            for peer in size_peers:
+                if not installed[peer.name]:
+                    peer_lines.append(peer_missing_row(size, peer))
+                    continue
+                runs = peer_runs[peer.name]
                 peer_lines.append(peer_row(size, peer, runs, ours, solvers, timeout))
                 all_peer_notes += peer_notes(runs, timeout)
+            if args.count_per_process:
+                for solver in solvers:
+                    many_lines.append(per_process(args.puzzle, size, solver, args.count_per_process,
+                                                  [p for p in size_peers if installed[p.name]],
+                                                  args.repeat, timeout))
     finally:
         if sink:
             sink.close()
     for line in all_notes:
         print(f"# {line}")
     if peers:
-        print_peers(peers, installed, peer_lines, all_peer_notes, solvers, targets[0])
+        print_peers(peers, installed, peer_lines, all_peer_notes, solvers, targets[0], args.cli)
+    if many_lines:
+        print("#")
+        print(f"# several puzzles in one process: 'puzzle-engine gen {args.puzzle} --size N "
+              f"--count {args.count_per_process} --seed 1' against each peer's own "
+              f"--generate {args.count_per_process}; wall seconds of the whole process / "
+              f"{args.count_per_process} (start-up included, spread over the puzzles), median "
+              f"of {args.repeat} runs each, taken in turn")
+        for line in many_lines:
+            print(line)
     if args.throughput:
         print("#")
         print(f"# batch throughput: wall seconds of 'puzzle-engine gen {args.puzzle} --size N "
@@ -690,6 +726,64 @@ def main() -> None:
                                  args.repeat, timeout), flush=True)
     print(f"# load average {_load()} at end (1, 5, 15 min; "
           "the benchmark itself accounts for about 1)")
+
+
+# -- the command as a user runs it ---------------------------------------------------------
+def gen_command(puzzle: str, size: int, solver: str, seed: int, target: int | None,
+                count: int = 1) -> list[str]:
+    """``puzzle-engine gen`` for one case: the solver, its puzzle parameters as options."""
+    name, extra = split_solver(solver)
+    args = [str(Path(sys.executable).with_name("puzzle-engine")), "gen", puzzle, "--size",
+            str(size), "--solver", name, "--seed", str(seed), "--count", str(count),
+            "--format", "line"]
+    for key, value in extra.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif value is not False:
+            args += [flag, str(value)]
+    if target:
+        args += ["--target-empty", str(target)]
+    return args
+
+
+def cli_wall(puzzle: str, size: int, solver: str, seed: int, target: int | None,
+             timeout: float | None) -> float | None:
+    """Wall seconds of ``gen_command`` (None when it fails or times out)."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(gen_command(puzzle, size, solver, seed, target),
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    return time.perf_counter() - start if proc.returncode == 0 else None
+
+
+def per_process(puzzle: str, size: int, solver: str, count: int, peers: list[Peer],
+                repeat: int, timeout: float | None) -> str:
+    """One line: seconds per puzzle of ``gen --count`` and of each peer's ``--generate``
+    of ``count`` puzzles (whole process / count, median of ``repeat`` runs in turn)."""
+    commands = [("ours", gen_command(puzzle, size, solver, 1, None, count))]
+    commands += [(p.name, p.command_many(size, 1, count)) for p in peers
+                 if p.command_many(size, 1, count)]
+    times: dict[str, list[float]] = {name: [] for name, _ in commands}
+    for _ in range(repeat):
+        for name, command in commands:
+            start = time.perf_counter()
+            try:
+                proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return f"{size:>5} {solver}: {name} timed out after {timeout} s"
+            if proc.returncode != 0:
+                return f"{size:>5} {solver}: {name} failed: {proc.stderr.strip()[:200]}"
+            times[name].append(time.perf_counter() - start)
+    each = {name: statistics.median(t) / count for name, t in times.items()}
+    text = f"{size:>5} {solver}: ours {each['ours']:.4f} s a puzzle"
+    for name in each:
+        if name != "ours":
+            text += (f"; {name} {each[name]:.4f} s a puzzle, "
+                     f"ours/{name} {_ratio(each['ours'] / each[name])}")
+    return text
 
 
 # -- batch throughput with --workers ------------------------------------------------------
@@ -728,7 +822,8 @@ def throughput(puzzle: str, size: int, solver: str, count: int, workers: int, re
 
 
 def print_peers(peers: list[Peer], installed: dict[str, bool], lines: list[str],
-                notes_: list[str], solvers: list[str], target: int | None) -> None:
+                notes_: list[str], solvers: list[str], target: int | None,
+                cli: bool = False) -> None:
     print("#")
     print("# peers (benchmark-only, installed by benchmarks/setup_peers.sh), the same seeds, "
           "one process per puzzle:")
@@ -738,10 +833,13 @@ def print_peers(peers: list[Peer], installed: dict[str, bool], lines: list[str],
           "median seconds (Python start-up excluded) / the peer's median;")
     print("#   SOLVER wall/peer: our median wall time of the whole subprocess (Python start-up "
           "included) / the peer's median")
+    if cli:
+        print("#   SOLVER cli/peer: our median wall time of 'puzzle-engine gen PUZZLE --size N "
+              "--seed S ...' (the command a user runs, start-up included) / the peer's median")
     if target:
         print(f"# ours at --target-empty {target}; z3 stops there too, the other peers make "
               "their own finished puzzles")
-    print(" ".join(f"{name:>{w}}" for name, w in peer_columns(solvers)))
+    print(" ".join(f"{name:>{w}}" for name, w in peer_columns(solvers, cli)))
     for line in lines:
         print(line)
     for line in notes_:

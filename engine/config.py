@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +73,7 @@ def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
     if path.is_dir():
         raise ConfigError(f"config file {path} is a folder")
     text = read_text(path, error=ConfigError)
+    import tomllib  # here: most runs have no config file
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

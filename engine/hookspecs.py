@@ -361,6 +361,13 @@ class Emptying:
         ``rng``. Return ``None`` to refuse this draw and be asked again."""
         raise NotImplementedError
 
+    def verify_solution(self, params: Mapping[str, Any], board: Any) -> bool | None:
+        """Whether the full ``board`` from ``random_solution`` keeps the rules, decided by
+        the type itself: ``True``, ``False`` (the engine reports the plugin's bug), or
+        ``None`` to let the engine check it with one solve of the model (the default). A
+        type whose rules are cheap to check in Python saves that solver call per puzzle."""
+        return None
+
     def choose_square(self, params: Mapping[str, Any], board: Any, candidates: frozenset[int],
                       rng: random.Random, solution: Any) -> int:
         """ChooseSquare: one of ``candidates`` (given squares not yet tried) to empty next."""

@@ -221,6 +221,23 @@ class Host:
         return infos
 
 
+#: Distribution metadata already parsed: its text -> (name, version).
+_PARSED: dict[str, tuple[str, str]] = {}
+
+
+def _distribution(ep) -> tuple[str, str]:
+    """The name and version of the distribution that declares ``ep`` ("" and "" when
+    unknown). Its metadata is parsed once per distribution, not per entry point and field:
+    every built-in plugin shares one, and each parse costs start-up time."""
+    if ep.dist is None:
+        return "", ""
+    text = ep.dist.read_text("METADATA") or ep.dist.read_text("PKG-INFO") or ""
+    if text not in _PARSED:
+        meta = ep.dist.metadata
+        _PARSED[text] = (meta["Name"] or "", meta["Version"] or "")
+    return _PARSED[text]
+
+
 def _wanted() -> set[str] | None:
     raw = os.environ.get(ENV_PLUGINS)
     if raw is None:
@@ -242,11 +259,11 @@ def get_host() -> Host:
     for ep in entry_points(group=GROUP):
         if wanted is not None and ep.name not in wanted:
             continue
-        version = ep.dist.version if ep.dist is not None else ""
+        name, version = _distribution(ep)
         try:
             plugin = ep.load()
             if host.register(plugin, name=ep.name, version=version) and \
-                    ep.dist is not None and ep.dist.name == DISTRIBUTION:
+                    name == DISTRIBUTION:
                 host.builtin.add(ep.name)
         except Exception as exc:  # noqa: BLE001 - report and carry on
             host.failures.append(PluginFailure(ep.name, f"failed to load {ep.value}: "

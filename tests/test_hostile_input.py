@@ -340,18 +340,33 @@ def test_resume_drops_only_our_own_cut_short_line(tmp):
         [json.loads(x)["grid"] for x in whole.splitlines()]
 
 
-def test_all_checks_timing_out_is_flagged_and_warned(capsys):
-    """A time limit too short for any check: the check of Fillomino's random full board
-    times out, so the record says minimal false and counts it, and stderr warns; the
-    plugin's own deductions still decide every removal. A puzzle where every check timed
-    out (nothing removed) gets its own warning."""
-    code, out, err = run_main(["gen", "fillomino", "--size", "5", "--seed", "1", "--format",
-                               "json", "--time-limit", "0.000001", "--solver", "gecode"])
+def test_all_checks_timing_out_is_flagged_and_warned(capsys, monkeypatch):
+    """A time limit too short for any check: Fillomino's own search gives up at once (no
+    time left), so its removals go to the solver's checks, which all time out; the record
+    says minimal false and counts them, and stderr warns. Without the patch the plugin
+    decides every removal itself and checks its random board in Python: no check at all,
+    none timed out. A puzzle where every check timed out (nothing removed) gets its own
+    warning."""
+    from puzzle_engine_plugins.fillomino import deduce
+    gen_args = ["gen", "fillomino", "--size", "5", "--seed", "1", "--format", "json",
+                "--time-limit", "0.000001", "--solver", "gecode"]
+    code, out, err = run_main(gen_args)
+    assert code == 0 and err == "", err
+    record = json.loads(out)
+    assert record["minimal"] is True and record["unknown"] == 0 and record["solver_calls"] == 0
+    assert "checker" not in record["removals"]
+    monkeypatch.setattr(deduce, "SEARCH_SECONDS", 0.0)
+    deduce.solve.cache_clear()
+    try:
+        code, out, err = run_main(gen_args)
+    finally:
+        deduce.solve.cache_clear()  # no outcome cut short by the patch stays remembered
     assert code == 0, err
     record = json.loads(out)
-    assert record["minimal"] is False and record["unknown"] == 1 and record["empty"] > 0
-    assert "checker" not in record["removals"]
-    assert "warning: 1 check of the puzzle with seed 1 timed out" in err
+    refused = record["removals"]["checker"]["refused"]
+    assert record["minimal"] is False and record["unknown"] >= refused > 0
+    assert record["removals"]["checker"]["kept"] == 0 and record["empty"] > 0
+    assert f"warning: {record['unknown']} checks of the puzzle with seed 1 timed out" in err
     assert "raise --time-limit" in err
     from puzzle_engine.cli import gen
     gen._warn_timeouts(SimpleNamespace(unknown=21, seed=1, instance=(1, 2), solution=(1, 2)))

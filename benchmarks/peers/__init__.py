@@ -100,6 +100,10 @@ class Peer:
         """Figures from the peer's output: at least ``givens`` (None when unreadable)."""
         raise NotImplementedError
 
+    def command_many(self, size: int, seed: int, count: int) -> list[str] | None:
+        """The command that makes ``count`` puzzles in one process, or None."""
+        return None
+
 
 def _sgt_version(binary: str) -> str:
     """'sgt-puzzles 20230122.806ae71 (Debian package ...)' from the second line of --version."""
@@ -150,6 +154,9 @@ class SgtFilling(Peer):
 
     def command(self, size: int, seed: int, target: int | None) -> list[str]:
         return [self.binary, "--generate", "1", f"{size}x{size}#{seed}"]
+
+    def command_many(self, size: int, seed: int, count: int) -> list[str]:
+        return [self.binary, "--generate", str(count), f"{size}x{size}#{seed}"]
 
     def parse(self, size: int, out: str) -> dict:
         givens, squares = _count_desc(out.strip().split(":", 1)[-1])

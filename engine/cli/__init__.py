@@ -5,6 +5,7 @@ progress, warnings and errors go to stderr. A bad input is one line on stderr an
 status 2."""
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Annotated
@@ -14,12 +15,62 @@ import typer
 from .. import __version__, processes
 from .common import err_console, out_console
 
-app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
-                  pretty_exceptions_enable=False,
-                  help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
+#: The module of every command (importing it registers its commands), in the order of the
+#: help. Only the module of the command being run is imported (``main``), so that a command
+#: does not pay for the others' imports at start-up.
+COMMANDS = {"gen": "gen", "batch": "batch", "solve": "solve", "check": "solve",
+            "grade": "grade", "train": "grade", "plugins": "info", "solvers": "info",
+            "db": "db", "render": "render", "explain": "explain", "hint": "explain",
+            "specs": "specs"}
 
-# Importing a command module registers its commands, in this order in the help.
-from . import gen, batch, solve, grade, info, db, render, explain, specs  # noqa: E402,F401
+
+class _LazyApp(typer.Typer):
+    """The command line, whose command modules are imported when typer reads its commands:
+    only the one ``main`` is running (``only``), or all of them (the help, an unknown
+    command, ``from puzzle_engine.cli import app``). A module is imported once; later
+    reads add the ones they need."""
+
+    only: str | None = None
+
+    def __init__(self, *args, **kwargs):
+        self._modules: set[str] = set()
+        super().__init__(*args, **kwargs)
+
+    @property
+    def registered_commands(self):
+        self._load()
+        order = list(COMMANDS)  # the help's order, whatever the order of the imports
+        self._commands.sort(key=lambda info: order.index(info.name or info.callback.__name__)
+                            if (info.name or info.callback.__name__) in order else len(order))
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value):
+        self._commands = value
+
+    @property
+    def registered_groups(self):
+        self._load()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value):
+        self._groups = value
+
+    def _load(self) -> None:
+        if not hasattr(self, "_commands"):  # still in typer's __init__
+            return
+        names = [self.only] if self.only in COMMANDS else list(COMMANDS)
+        missing = [m for m in dict.fromkeys(COMMANDS[name] for name in names)
+                   if m not in self._modules]
+        self._modules.update(missing)  # first: a module's own registration reads the commands
+        for module in missing:
+            importlib.import_module(f"{__name__}.{module}")
+
+
+app = _LazyApp(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
+               pretty_exceptions_enable=False,
+               help="Generate, solve and check puzzles from MiniZinc models, through plugins.")
 
 
 def _version_callback(value: bool):
@@ -41,6 +92,8 @@ def main(argv: list[str] | None = None) -> None:
     traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). SIGTERM and SIGHUP unwind like
     Ctrl-C; folders left by killed runs are swept."""
     processes.handle_signals()
+    words = sys.argv[1:] if argv is None else argv
+    app.only = words[0] if words else None
     try:
         processes.sweep_temp_dirs()
         code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)
@@ -65,4 +118,6 @@ def main(argv: list[str] | None = None) -> None:
         err_console.print(f"puzzle-engine: internal error: {type(exc).__name__}: {exc} (a bug; "
                           "PUZZLE_ENGINE_DEBUG=1 shows where)", markup=False)
         sys.exit(1)
+    finally:
+        app.only = None  # a later read of the app (a test's CliRunner) sees every command
     sys.exit(code if isinstance(code, int) else 0)

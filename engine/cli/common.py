@@ -20,8 +20,10 @@ from ..solving.backend import Backend, find_solver
 from ..types import Param
 
 #: stdout carries only puzzles and answers; progress, warnings and errors go to stderr.
-out_console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+#: No emoji codes: ":cat:" in a puzzle's text stays ":cat:" (and rich's table of emoji
+#: codes is not loaded at every start-up).
+out_console = Console(highlight=False, soft_wrap=True, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 FORMATS = ("text", "line", "json")
 #: The commands that read a puzzle type's options leave them to ``_plugin_params``.
 PLUGIN_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}

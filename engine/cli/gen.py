@@ -11,9 +11,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
 from .. import batch_file, calls, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge, search
@@ -21,7 +18,6 @@ from ..engine import strategy_of
 from ..errors import PuzzleInputError
 from ..files import check_writable
 from ..resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
-from ..store import Store, entries_of
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, FormatOpt, ModelOpt, SolverOpt, TimeOpt,
                      _check_format, _engine, _errors, _host, _plugin_params, _render,
@@ -146,6 +142,9 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
     out_console.print(ctx.get_help(), markup=False)
     if puzzle is None:
         return
+    from rich.table import Table
+    from rich.text import Text
+
     host = _host()
     ptype = host.get_type(puzzle)
     strategy = strategy_of(host, ptype)
@@ -201,10 +200,12 @@ class StoreWriter:
     written out; at the end, one line says what was stored."""
 
     def __init__(self, path: Path, ptype):
+        from ..store import Store
         self.store, self.ptype, self.path = Store(path), ptype, path
         self.stored = self.duplicates = 0
 
     def add(self, result, grade=None) -> None:
+        from ..store import entries_of
         with self.store.failures():
             added = self.store.add(entries_of(self.ptype, result, grade))
         self.stored += added.stored
@@ -236,12 +237,29 @@ def _interrupted(exc: KeyboardInterrupt, out: Path | None) -> typer.Exit:
     return typer.Exit(processes.exit_code(exc))
 
 
+class _NoProgress(contextlib.nullcontext):
+    """The progress bar of a single puzzle: none (and rich.progress is not imported)."""
+
+    def add_task(self, *args, **kwargs) -> None:
+        return None
+
+    def advance(self, task) -> None:
+        pass
+
+
+def _progress(count: int):
+    """A progress bar on stderr, shown while more than one puzzle is made."""
+    if count <= 1:
+        return _NoProgress()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err_console, transient=True)
+
+
 def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers=1,
               keep=None) -> None:
     write = _writer(sink)
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=err_console, transient=True,
-                        disable=count <= 1)
+    progress = _progress(count)
     try:
         with progress:
             task = progress.add_task(f"{ptype.name}", total=count, completed=done)

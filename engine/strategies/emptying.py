@@ -489,8 +489,9 @@ class _Run:
 
     def _random_solution(self, ptype, params, rng: random.Random):
         """GetRandomPuzzle, verified: the type's random full board, checked to be a board
-        and, by one solve, to keep the rules (a solve that times out leaves it unverified,
-        counted in ``unknown``). A refused draw (None) is drawn again from ``rng``."""
+        and to keep the rules, by the type's ``verify_solution`` or else by one solve (a
+        solve that times out leaves it unverified, counted in ``unknown``). A refused draw
+        (None) is drawn again from ``rng``."""
         engine = self.engine
         for _ in range(MAX_DRAWS):
             full = calls.call(ptype, "random_solution", params=params, rng=rng,
@@ -499,6 +500,15 @@ class _Run:
             if full is None:
                 continue
             full = calls.board(ptype, "random_solution", params, full, full=True)
+            verdict = calls.call(ptype, "verify_solution", params=params, board=full)
+            if verdict is not None and verdict is not True and verdict is not False:
+                raise calls.bad_result("verify_solution", ptype, verdict, "True, False or None")
+            if verdict is False:
+                raise calls.bad_result("random_solution", ptype, full, "a board that keeps "
+                                       "the rules (the type's verify_solution refutes it)")
+            if verdict is True:
+                self.unverified = False
+                return full
             run = engine.compiled(ptype, engine.checker_data(ptype, params, full)).run(full)
             if run.complete and run.found == 0:
                 raise calls.bad_result("random_solution", ptype, full,

@@ -61,6 +61,10 @@ class Fillomino(GridPuzzle):
             for c in rng.sample(placed, (len(placed) + 1) // 2):
                 seed[c] = 0
 
+    def verify_solution(self, params, board):
+        # The plain rules in Python (the model's, which a solve would check): no solver call.
+        return logic.is_valid_solution(board, *self.shape(params))
+
     def choose_square(self, params, board, candidates, rng, solution):
         region_of = logic.solution_regions(tuple(solution), *self.shape(params))
         return logic.choose(board, candidates, region_of, params["allow_empty_regions"], rng)

@@ -134,77 +134,102 @@ def _sweep(rows: int, cols: int, v: int, kv: int, pv: int) -> tuple[int, int] | 
     """The deductions about one value v, which depend on ``kv`` (the cells fixed to v) and
     ``pv`` (the empty cells that may hold v) alone: ``(pv without the cells that cannot
     hold v, the cells that must)``, or None for a contradiction. Remembered, since boards
-    that GenPuzzles and the search judge one after another share most of them."""
+    that GenPuzzles and the search judge one after another share most of them.
+
+    The hot loop of the deductions: one step of growth (a set and its four neighbours) is
+    written out in place rather than called, and a growth test stops as soon as v cells
+    are reachable (docs/performance.md, Fillomino ``--logic-only`` and start-up)."""
     C, full, has_right, has_left = _masks(rows, cols)
-
-    def grow(s: int) -> int:
-        return (s | (s << C) | (s >> C) | ((s & has_right) << 1) | ((s & has_left) >> 1)) & full
-
-    def flood(seed: int, within: int) -> int:
-        comp = seed
-        while True:
-            nxt = grow(comp) & within
-            if nxt == comp:
-                return comp
-            comp = nxt
-
-    complete, groups, rest = 0, [], kv
+    # Groups: the components of kv (grown one step at a time inside kv).
+    complete, groups, rest, near = 0, [], kv, 0
     while rest:
-        comp = flood(rest & -rest, kv)
+        comp = rest & -rest
+        while True:
+            out = (comp | (comp << C) | (comp >> C) | ((comp & has_right) << 1)
+                   | ((comp & has_left) >> 1)) & full
+            nxt = out & kv
+            if nxt == comp:
+                break
+            comp = nxt
         rest ^= comp
+        near |= out
         s = comp.bit_count()
         if s > v:
             return None
         if s == v:
             complete |= comp
         else:
-            groups.append((comp, s))
+            groups.append((comp, s, out))
     if not pv:
         return None if groups else (0, 0)  # a group too small with nothing to grow into
-    # Regions that hold no fixed cell: v cells, none next to a fixed v.
-    lone = pv & ~grow(kv)
-    feasible, rest = 0, lone
-    while rest:
-        comp = flood(rest & -rest, lone)
-        rest ^= comp
-        if comp.bit_count() >= v:
-            feasible |= comp
-    bad = grow(complete)
+    feasible = 0
+    bad = (complete | (complete << C) | (complete >> C) | ((complete & has_right) << 1)
+           | ((complete & has_left) >> 1)) & full
     force = 0
     if groups:
         # Regions through an incomplete group G: within v - s steps of it.
         graph = pv | (kv & ~complete)
         rims = []
-        for g, s in groups:
-            reach = _reach(g, graph, v - s, grow)
+        for g, s, out in groups:
+            steps = v - s
+            reach = _reach(g, graph, steps, C, has_right, has_left)
             size = reach.bit_count()
             if size < v:
                 return None
             feasible |= reach
-            rim = grow(g) & pv
+            rim = out & pv
             rims.append((rim, s))
             # Growth: a neighbour without which too little is reachable.
-            for x in _cells(rim if size > v else reach & pv):
+            if size == v:
+                force |= reach & pv
+                continue
+            if s + rim.bit_count() > v:
+                continue  # the other neighbours alone make v cells, whichever is left out
+            for x in _cells(rim):
                 bit = 1 << x
-                if size == v or _reach(g, graph & ~bit, v - s, grow).bit_count() < v:
+                if _reach(g, graph & ~bit, steps, C, has_right, has_left, v).bit_count() < v:
                     force |= bit
         for i, (rim_i, s_i) in enumerate(rims):
             for rim_j, s_j in rims[:i]:
                 if s_i + s_j >= v:
                     bad |= rim_i & rim_j
+    # Regions that hold no fixed cell: v cells, none next to a fixed v. Only the lone
+    # cells not already known to be feasible (through a group) need their component.
+    lone = pv & ~near
+    if v == 1:
+        feasible |= lone
+    elif lone.bit_count() >= v:
+        rest = lone & ~feasible
+        while rest:
+            comp = rest & -rest
+            while True:
+                nxt = (comp | (comp << C) | (comp >> C) | ((comp & has_right) << 1)
+                       | ((comp & has_left) >> 1)) & lone
+                if nxt == comp:
+                    break
+                comp = nxt
+            rest &= ~comp
+            if comp.bit_count() >= v:
+                feasible |= comp
     new = pv & feasible & ~bad
     if force & ~new:
         return None
     return new & ~force, force
 
 
-def _reach(group: int, graph: int, steps: int, grow) -> int:
+def _reach(group: int, graph: int, steps: int, C: int, has_right: int, has_left: int,
+           enough: int = 0) -> int:
+    """The cells of ``graph`` within ``steps`` steps of ``group`` (through ``graph``); with
+    ``enough``, only as far as needed to know whether they number ``enough`` or more."""
     reach = group
     for _ in range(steps):
-        nxt = grow(reach) & graph
+        nxt = (reach | (reach << C) | (reach >> C) | ((reach & has_right) << 1)
+               | ((reach & has_left) >> 1)) & graph
         if nxt == reach:
             break
         reach = nxt
+        if enough and reach.bit_count() >= enough:
+            break
     return reach
 
 

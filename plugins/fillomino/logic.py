@@ -210,33 +210,45 @@ def value_bound(board: Sequence[int], rows: int, cols: int) -> int:
     """
     n = rows * cols
     givens = [(c // cols, c % cols, v) for c, v in enumerate(board) if v]
-    apart: dict[int, list[tuple[int, int, int]]] = {}  # by value: only equal values compare
-    for g in sorted(givens, key=lambda g: (-g[2], g[0], g[1])):
-        same = apart.setdefault(g[2], [])
-        if all(abs(g[0] - h[0]) + abs(g[1] - h[1]) >= g[2] for h in same):
-            same.append(g)
-    held = sum(g[2] for same in apart.values() for g in same)
+    apart: dict[int, list[tuple[int, int]]] = {}  # by value: only equal values compare
+    held = 0
+    for i, j, v in sorted(givens, key=lambda g: -g[2]):  # stable: then by row, column
+        same = apart.setdefault(v, [])
+        for h, k in same:
+            if abs(i - h) + abs(j - k) < v:
+                break
+        else:
+            same.append((i, j))
+            held += v
     free = min(n - held, _largest_empty_component(board, rows, cols))
     return max([1, free] + [g[2] for g in givens])
 
 
 def _largest_empty_component(board: Sequence[int], rows: int, cols: int) -> int:
-    seen = [False] * len(board)
+    around = neighbour_lists(rows, cols)
+    seen = [bool(v) for v in board]  # givens are never part of an empty component
     best = 0
-    for start, v in enumerate(board):
-        if v or seen[start]:
+    for start in range(len(board)):
+        if seen[start]:
             continue
         seen[start] = True
         stack, size = [start], 0
         while stack:
             c = stack.pop()
             size += 1
-            for d in neighbours(c, rows, cols):
-                if not board[d] and not seen[d]:
+            for d in around[c]:
+                if not seen[d]:
                     seen[d] = True
                     stack.append(d)
-        best = max(best, size)
+        if size > best:
+            best = size
     return best
+
+
+@lru_cache(maxsize=64)
+def neighbour_lists(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """``neighbours`` of every cell, remembered per board shape."""
+    return tuple(tuple(neighbours(c, rows, cols)) for c in range(rows * cols))
 
 
 # -- GetRandomPuzzle, the pure-Python route -----------------------------------------------

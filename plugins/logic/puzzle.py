@@ -16,14 +16,12 @@ import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType
 
-from .generator import Generator
-from .interp import ExprError
-from .selection import Redraw
-from .spec import Spec, SpecError, load_spec, load_spec_file
+if TYPE_CHECKING:  # the spec machinery is imported where a spec is read: every command
+    from .spec import Spec  # loads the plugin at start-up, few use it
 
 def shipped_specs() -> dict[str, Any]:
     """The specs shipped with the plugin, by name (file name without ``.yaml``)."""
@@ -77,6 +75,7 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         return {"spec": name}
 
     def spec(self, name: str) -> Spec:
+        from .spec import load_spec, load_spec_file
         shipped = shipped_specs()
         if name in shipped:
             text, file = shipped[name].read_text(encoding="utf-8"), f"spec '{name}'"
@@ -111,6 +110,10 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
 
     # -- generation ---------------------------------------------------------------------
     def generate(self, params, rng, engine):
+        from .generator import Generator
+        from .interp import ExprError
+        from .selection import Redraw
+        from .spec import SpecError
         spec = self.spec(params["spec"])
         seed = rng.getrandbits(63)
         gen = Generator(spec, lambda model, n: self._solve(engine, params, model, n))
@@ -170,6 +173,9 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
             raise PuzzleInputError(f"the record is of spec '{config.get('spec')}', not "
                                    f"'{params['spec']}' (--spec)")
         spec = self.spec(params["spec"])
+        from .generator import Generator
+        from .interp import ExprError
+        from .selection import Redraw
         try:
             drawn = Generator(spec, None).draw(random.Random(seed), replay=config)
         except (Redraw, ExprError) as exc:

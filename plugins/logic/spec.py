@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from puzzle_engine import PuzzleInputError
 
 from . import interp, symbolic
@@ -54,6 +52,8 @@ PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", 
 # -- YAML ---------------------------------------------------------------------------------------
 def read_yaml(text: str, where: Located) -> Any:
     """The plain data of a YAML document, recording each field's line in ``where``."""
+    import yaml  # here, not at the top: every command loads the plugin, few read a spec
+
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         raise where.error((), f"the spec is larger than {MAX_BYTES} bytes")
     try:
