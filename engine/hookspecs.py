@@ -54,8 +54,8 @@ from typing import Any, ClassVar
 import pluggy
 
 from .errors import PuzzleInputError
-from .types import (Complexity, ConstraintGroups, Param, Parsed, PropagationLevel,
-                    Transformation, as_tuples, flatten)
+from .types import (Complexity, ConstraintGroups, ExplanationBoard, Param, Parsed,
+                    PropagationLevel, Transformation, as_tuples, flatten)
 
 #: The contract this engine speaks. A plugin declares the one it was written for as
 #: ``PUZZLE_ENGINE_CONTRACT`` (a module or object attribute); any other is refused.
@@ -300,6 +300,21 @@ class PuzzleType:
         solutions. A reason is a smallest set of groups (with givens and earlier steps)
         that forces a step, and its size is its number of groups. Default ``None``: the
         model's constraints are one group, "the rules"."""
+        return None
+
+    def explanation_board(self, params: Mapping[str, Any], instance: Instance
+                          ) -> ExplanationBoard | None:
+        """How the explainer (``puzzle-engine explain``, ``hint``) sees ``instance``, for a
+        type whose solution is its decision array but whose instance is not a flat board
+        of givens: an ``ExplanationBoard(known, squares, values, data)``. Its facts are
+        "square = value" and "square != value" on the decision array: ``known`` gives the
+        values known from the start (givens, walls; every other position is a square to
+        find), ``squares`` a name for each position ("r2c3"), ``values`` a name for each
+        value a player sees ("rook a", "empty"), ``data`` the MiniZinc data to flatten the
+        model from (``None``: ``to_data``). A step then is the next forced value or a
+        value ruled out. Default ``None``: an ``emptying`` type is explained as its flat
+        board (0 for empty, the givens known, squares named by row and column), any
+        other type is refused."""
         return None
 
     # -- grading -----------------------------------------------------------------------------
