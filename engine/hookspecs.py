@@ -38,8 +38,8 @@ Every method's result is checked before it is used; a wrong one, or an exception
 reported as one line naming the plugin, the type and the method.
 
 The contract grows by methods with defaults: a canonical form for deduplication, a
-drawing for printed sheets, a board for the play page and the constraint groups that
-explain a deduction came this way, as new ``PuzzleType`` methods whose default means "not
+drawing for printed sheets, a board for the play page, the constraint groups that
+explain a deduction and the board the explainer sees came this way, as new ``PuzzleType`` methods whose default means "not
 offered". No strategy, criterion or other method changes, and a type that does not
 implement them keeps working.
 

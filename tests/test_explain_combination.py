@@ -148,6 +148,10 @@ def test_explain_and_hint_on_a_generated_level(tmp_path):
 def test_cli_needs_search_and_bad_input():
     out = _cli("explain", "combination", TWO)
     assert out.returncode == 1 and "needs search" in out.stdout
+    # A first step that needs three groups, under --max-size 2: needing search there.
+    out = _cli("hint", "combination", LEVEL, "--max-size", "2")
+    assert out.returncode == 1
+    assert out.stdout == "needs search: no step has a reason of at most 2 groups\n"
     for level, message in (("1 rook z: ...", "unknown colour 'z'"),
                            ("2 rook a, 1 rook b: ../..", "the puzzle has no solution"),
                            ("1 rook a, 1 rook b: .x./...", "unknown square 'x'")):
