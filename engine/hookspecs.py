@@ -39,9 +39,9 @@ reported as one line naming the plugin, the type and the method.
 
 The contract grows by methods with defaults: a canonical form for deduplication, a
 drawing for printed sheets, a board for the play page, the constraint groups that
-explain a deduction and the board the explainer sees came this way, as new ``PuzzleType`` methods whose default means "not
-offered". No strategy, criterion or other method changes, and a type that does not
-implement them keeps working.
+explain a deduction and the board the explainer sees came this way, as new
+``PuzzleType`` methods whose default means "not offered". No strategy, criterion or
+other method changes, and a type that does not implement them keeps working.
 
 ``docs/plugin-authoring.md`` walks through a complete plugin for each strategy.
 """

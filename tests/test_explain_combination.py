@@ -75,7 +75,7 @@ def test_alike_colours_are_ordered_by_a_group_of_their_own(engines, cpsat_engine
     """Colours a and b have the same pieces, so the level is unique only up to swapping
     them; the model orders them, and a reason that picks one says so."""
     parsed, ex, result = _path(cpsat_engine, combination, ALIKE)
-    order = "a and b have the same pieces: a's first piece comes first"
+    order = "a and b have the same pieces: a's first piece comes before b's, row by row"
     assert order in ex.names and result.solved
     first = result.steps[0]
     assert first.names == (order,) and not first.fact.equal and first.fact.value in (9, 10, 11)

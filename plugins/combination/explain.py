@@ -10,9 +10,9 @@ The groups are the model's three rules, in a player's words:
   squares, or along a direction no piece attacks, has no rule and no group;
 - the count of a piece type, "the count of rook a (2)"; the model's ``count_rule``;
 - for two colours with the same pieces, which comes first ("a and b have the same pieces:
-  a's first piece comes first"): the model's symmetry breaking, ``colour_order``. The
-  level is unique only up to swapping such colours; a reason that uses this group says
-  which of the two equal answers the explainer picked.
+  a's first piece comes before b's, row by row"): the model's symmetry breaking,
+  ``colour_order``. The level is unique only up to swapping such colours; a reason that
+  uses this group says which of the two equal answers the explainer picked.
 
 A fact is a square's content: "r2c3 = rook a", "r2c3 != empty" (a piece stands there),
 "r2c3 = empty". Walls and holes are known from the start.
@@ -98,7 +98,8 @@ def constraint_groups(level, colour_letters: str, sets) -> ConstraintGroups:
             if c1 < c2 and sets[c1] == sets[c2]:
                 a, b = colour_letters[c1 - 1], colour_letters[c2 - 1]
                 groups.append(ConstraintGroup(
-                    f"{a} and {b} have the same pieces: {a}'s first piece comes first",
+                    f"{a} and {b} have the same pieces: {a}'s first piece comes before "
+                    f"{b}'s, row by row",
                     f"colour_order({c1}, {c2})"))
     return ConstraintGroups(tuple(groups), {"grouped": True})
 
