@@ -13,7 +13,7 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 hookimpl = pluggy.HookimplMarker("puzzle_engine")
 
 from .types import (Board, Complexity, ConstraintGroup, ConstraintGroups,  # noqa: E402
-                    Param, Parsed, PropagationLevel, Status, Transformation)
+                    ExplanationBoard, Param, Parsed, PropagationLevel, Status, Transformation)
 from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
 from .hookspecs import (CONTRACT_VERSION, Emptying, Growing, OwnGenerator,  # noqa: E402
                         PuzzleType)
@@ -27,6 +27,7 @@ __all__ = [
     "ConstraintGroup",
     "ConstraintGroups",
     "Emptying",
+    "ExplanationBoard",
     "GridPuzzle",
     "Growing",
     "OwnGenerator",

@@ -38,10 +38,10 @@ Every method's result is checked before it is used; a wrong one, or an exception
 reported as one line naming the plugin, the type and the method.
 
 The contract grows by methods with defaults: a canonical form for deduplication, a
-drawing for printed sheets, a board for the play page and the constraint groups that
-explain a deduction came this way, as new ``PuzzleType`` methods whose default means "not
-offered". No strategy, criterion or other method changes, and a type that does not
-implement them keeps working.
+drawing for printed sheets, a board for the play page, the constraint groups that
+explain a deduction and the board the explainer sees came this way, as new
+``PuzzleType`` methods whose default means "not offered". No strategy, criterion or
+other method changes, and a type that does not implement them keeps working.
 
 ``docs/plugin-authoring.md`` walks through a complete plugin for each strategy.
 """
@@ -54,8 +54,8 @@ from typing import Any, ClassVar
 import pluggy
 
 from .errors import PuzzleInputError
-from .types import (Complexity, ConstraintGroups, Param, Parsed, PropagationLevel,
-                    Transformation, as_tuples, flatten)
+from .types import (Complexity, ConstraintGroups, ExplanationBoard, Param, Parsed,
+                    PropagationLevel, Transformation, as_tuples, flatten)
 
 #: The contract this engine speaks. A plugin declares the one it was written for as
 #: ``PUZZLE_ENGINE_CONTRACT`` (a module or object attribute); any other is refused.
@@ -300,6 +300,21 @@ class PuzzleType:
         solutions. A reason is a smallest set of groups (with givens and earlier steps)
         that forces a step, and its size is its number of groups. Default ``None``: the
         model's constraints are one group, "the rules"."""
+        return None
+
+    def explanation_board(self, params: Mapping[str, Any], instance: Instance
+                          ) -> ExplanationBoard | None:
+        """How the explainer (``puzzle-engine explain``, ``hint``) sees ``instance``, for a
+        type whose solution is its decision array but whose instance is not a flat board
+        of givens: an ``ExplanationBoard(known, squares, values, data)``. Its facts are
+        "square = value" and "square != value" on the decision array: ``known`` gives the
+        values known from the start (givens, walls; every other position is a square to
+        find), ``squares`` a name for each position ("r2c3"), ``values`` a name for each
+        value a player sees ("rook a", "empty"), ``data`` the MiniZinc data to flatten the
+        model from (``None``: ``to_data``). A step then is the next forced value or a
+        value ruled out. Default ``None``: an ``emptying`` type is explained as its flat
+        board (0 for empty, the givens known, squares named by row and column), any
+        other type is refused."""
         return None
 
     # -- grading -----------------------------------------------------------------------------

@@ -130,3 +130,22 @@ class ConstraintGroups:
 
     groups: tuple[ConstraintGroup, ...]
     data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ExplanationBoard:
+    """What ``PuzzleType.explanation_board`` returns: an instance as the explainer sees it,
+    for a type whose solution is its decision array (pieces on squares, say).
+
+    ``known`` maps positions of the decision array (0-based, ``array1d`` order) to the
+    value the player knows there from the start (a given, a wall); every other position
+    is a square to find. ``squares`` names every position, in that order ("r2c3");
+    ``values`` names the values a player sees ("rook a", "empty"; a value without a name
+    is shown as its number). ``data`` is the MiniZinc data the explanation model is
+    flattened from (the explainer runs on CP-SAT); ``None``: ``to_data`` of the
+    instance."""
+
+    known: Mapping[int, int]
+    squares: tuple[str, ...]
+    values: Mapping[int, str] = field(default_factory=dict)
+    data: Mapping[str, Any] | None = None

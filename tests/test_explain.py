@@ -17,6 +17,7 @@ from puzzle_engine.cli import app
 from puzzle_engine.errors import PluginError
 from puzzle_engine.engine import Engine
 from puzzle_engine.explain import Explainer
+from puzzle_engine.explain.board import board_of
 from puzzle_engine.explain.flatten import RULES, groups_of
 from puzzle_engine.explain.report import next_step
 from puzzle_engine.solving.backend import Backend
@@ -39,11 +40,11 @@ def _parse(ptype, text):
 def _forced(engine, ptype, params, board, groups, facts, step) -> bool:
     """Whether the groups and facts leave no solution with ``step`` negated, by MiniZinc
     and Gecode on the type's model (its own rules off), with the data the explainer had
-    (the data of CP-SAT: a type may state its rules differently per solver, as
-    Fillomino does its implied constraints)."""
+    (its ``board_of``, for CP-SAT: a type may state its rules differently per solver, as
+    Fillomino does its implied constraints). ``board`` is the instance."""
     declared = groups_of(ptype, params, board)
     cpsat = Engine(engine.host, Backend("cp-sat"))
-    data = {**cpsat.checker_data(ptype, params, board), **declared.data}
+    data = {**board_of(cpsat, ptype, params, board).data, **declared.data}
     x = f"array1d({ptype.decision})"
     extra = [f"constraint {declared.groups[g].constraint};" for g in groups]
     extra += [f"constraint {x}[{f.square + 1}] {'=' if f.equal else '!='} {f.value};" for f in facts]
@@ -219,7 +220,7 @@ def test_cli_explain_hint_and_errors():
                           (("--steps", "0"), "bad --steps 0")):
         out = _cli("explain", "sudoku", SUDOKU_4, *args)
         assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
-    out = _cli("hint", "combination", "1 rook a: ..")
+    out = _cli("hint", "polyomino-math", "2xL3: 991/191")
     assert out.returncode == 2 and "cannot be explained" in out.stderr
     # MiniZinc's symbol table (--keep-paths) goes to a temporary folder, not the package.
     assert not [p.name for p in files("puzzle_engine_models").iterdir() if p.name.endswith(".paths")]

@@ -39,7 +39,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import PuzzleInputError
-from .flatten import Flattened, flatten, groups_of, squares_data
+from ..types import ExplanationBoard
+from .board import board_of
+from .flatten import Flattened, flatten, groups_of
 from .model import GroupModel
 
 
@@ -77,21 +79,22 @@ class Explanation:
 
 
 class Explainer:
-    """Explains one puzzle of a grid type (a flat board, 0 for empty)."""
+    """Explains one puzzle: of an ``emptying`` type (a flat board, 0 for empty), or of a
+    type that gives its ``explanation_board`` (``board.board_of``)."""
 
-    def __init__(self, engine, ptype, params, instance: Sequence[int], exact: int = 2,
+    def __init__(self, engine, ptype, params, instance, exact: int = 2,
                  max_size: int | None = None, fallback_squares: int = 4):
         self.ptype, self.params = ptype, params
         self.exact, self.max_size, self.fallback_squares = exact, max_size, fallback_squares
-        board = tuple(instance)
-        groups = groups_of(ptype, params, board)
-        self.flat: Flattened = flatten(ptype, params, squares_data(engine, ptype, params, board),
-                                       groups)
+        self.board: ExplanationBoard = board_of(engine, ptype, params, instance)
+        groups = groups_of(ptype, params, instance)
+        self.flat: Flattened = flatten(ptype, params, self.board.data, groups)
         flat = self.flat
         self.names = flat.names
         n = len(flat.squares)
-        if n != len(board):
-            raise PuzzleInputError(f"the puzzle has {len(board)} squares, the model {n}")
+        if n != len(self.board.squares):
+            raise PuzzleInputError(f"the puzzle has {len(self.board.squares)} squares, the "
+                                   f"model {n}")
         # Which items each group has, and the background items reached through a variable.
         self._items: dict[int, list[int]] = {}
         background: list[int] = []
@@ -123,13 +126,13 @@ class Explainer:
         whole = self._model(frozenset(range(len(self.names))))
         self.domains: list[set[int]] = [set(whole.domains[x]) for x in range(n)]
         self.known: list[bool] = [False] * n
-        for x, v in enumerate(board):
-            if v:
-                if v not in self.domains[x]:
-                    raise PuzzleInputError(f"square {self.square_name(x)} holds {v}, which the "
-                                           "model does not allow there")
-                self.domains[x] = {v}
-                self.known[x] = True
+        for x, v in sorted(self.board.known.items()):
+            if v not in self.domains[x]:
+                raise PuzzleInputError(f"square {self.square_name(x)} holds "
+                                       f"{self.value_name(v)}, which the model does not "
+                                       "allow there")
+            self.domains[x] = {v}
+            self.known[x] = True
         answer = self._check(whole, [whole.indicator(g) for g in whole.indicators]
                              + self._fact_literals(whole, range(n)))
         if not answer.sat:
@@ -138,8 +141,10 @@ class Explainer:
 
     # -- naming ---------------------------------------------------------------------------
     def square_name(self, x: int) -> str:
-        rows, cols = _shape(self.ptype, self.params, len(self.domains))
-        return f"r{x // cols + 1}c{x % cols + 1}" if rows else f"square {x + 1}"
+        return self.board.squares[x]
+
+    def value_name(self, v: int) -> str:
+        return self.board.values.get(v, str(v))
 
     # -- the models of group sets -----------------------------------------------------------
     def _reach(self, g: int) -> set[str]:
@@ -479,14 +484,3 @@ class Explainer:
         out.solved = all(self.known)
         out.checks = self.checks
         return out
-
-
-def _shape(ptype, params, n: int) -> tuple[int, int]:
-    shape = getattr(ptype, "shape", None)
-    if shape is None:
-        return 0, n
-    try:
-        rows, cols = shape(params)
-    except Exception:  # noqa: BLE001 - a name is only a name
-        return 0, n
-    return (rows, cols) if rows * cols == n else (0, n)

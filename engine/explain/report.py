@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import PuzzleInputError
-from ..hookspecs import Emptying
+from .board import explainable, refusal
 from .explainer import Explainer, Explanation, Fact, Step
 
-
-def explainable(ptype) -> bool:
-    """Whether the explainer can explain puzzles of ``ptype``: boards of squares to fill."""
-    return isinstance(ptype, Emptying)
+__all__ = ["check_explainable", "explainable", "explainer", "explanation_json", "fact_json",
+           "fact_text", "next_step", "step_json", "step_text"]
 
 
 def check_explainable(ptype) -> None:
-    """Refuse, with one line, a type whose puzzles are not boards of squares to fill."""
+    """Refuse, with one line, a type the explainer cannot take (``explainable``)."""
     if not explainable(ptype):
-        raise PuzzleInputError(f"puzzle '{ptype.name}' cannot be explained: the explainer "
-                               "works on boards of squares to fill (types of the emptying "
-                               "strategy)")
+        raise refusal(ptype)
 
 
 def explainer(engine, ptype, params, instance, **options) -> Explainer:
@@ -37,7 +32,8 @@ def next_step(engine, ptype, params, instance, **options) -> tuple[Step | None, 
 
 
 def fact_text(ex: Explainer, fact: Fact) -> str:
-    return f"{ex.square_name(fact.square)} {'=' if fact.equal else '!='} {fact.value}"
+    relation = "=" if fact.equal else "!="
+    return f"{ex.square_name(fact.square)} {relation} {ex.value_name(fact.value)}"
 
 
 def step_text(ex: Explainer, step: Step) -> str:
@@ -55,7 +51,8 @@ def step_text(ex: Explainer, step: Step) -> str:
 
 def fact_json(ex: Explainer, fact: Fact) -> dict[str, Any]:
     return {"square": fact.square, "name": ex.square_name(fact.square),
-            "relation": "=" if fact.equal else "!=", "value": fact.value}
+            "relation": "=" if fact.equal else "!=", "value": fact.value,
+            "value_name": ex.value_name(fact.value)}
 
 
 def step_json(ex: Explainer, step: Step) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
 from puzzle_engine.grid import board_images
 
-from . import drawing, tidy
+from . import drawing, explain, tidy
 from .squares import EMPTY, HOLE, READ_SQUARE, SQUARE, WALL
 
 PUZZLE_ENGINE_CONTRACT = 2
@@ -299,7 +299,8 @@ class Combination(PuzzleType, Growing):
                            for r in range(0, len(instance.board), w)],
                 "count": [p.count for p in instance.pieces],
                 "colour": [p.colour for p in instance.pieces],
-                "attack": [ATTACKS.index(p.attack) + 1 for p in instance.pieces]}
+                "attack": [ATTACKS.index(p.attack) + 1 for p in instance.pieces],
+                "grouped": False}
 
     def split_data(self, params, instance, solver):
         # A growing level keeps its board and changes its counts: flatten the board once
@@ -341,6 +342,13 @@ class Combination(PuzzleType, Growing):
         # The paper's global cardinality constraint: the squares hold each type's count.
         return ("constraint global_cardinality(array1d(cell), "
                 "[4 * colour[k] + attack[k] | k in 1..K], count);")
+
+    # -- explanations -------------------------------------------------------------------
+    def constraint_groups(self, params, instance):
+        return explain.constraint_groups(instance, COLOURS, piece_sets(instance.pieces))
+
+    def explanation_board(self, params, instance):
+        return explain.explanation_board(instance, COLOURS, ATTACKS)
 
     def search_variables(self, params, instance):
         return [i for i, v in enumerate(instance.board) if v == EMPTY]
