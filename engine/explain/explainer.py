@@ -85,6 +85,8 @@ class Explainer:
         self.exact, self.max_size, self.fallback_squares = exact, max_size, fallback_squares
         board = tuple(instance)
         groups = groups_of(ptype, params, board)
+        #: Each group's ``ConstraintGroup`` weight and kind (the step rating's).
+        self.kinds = tuple((g.weight, g.kind) for g in groups.groups) if groups else ((0.0, ""),)
         self.flat: Flattened = flatten(ptype, params, squares_data(engine, ptype, params, board),
                                        groups)
         flat = self.flat
