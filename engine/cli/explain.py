@@ -74,7 +74,8 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
             out_console.print(f"solved in {len(result.steps)} steps; largest reason "
                               f"{feats['step_max_size']:.0f} groups, mean "
                               f"{feats['step_mean_size']:.2f}; step rating {score(feats):.2f} "
-                              f"(hardest technique; {seconds:.1f} s)", markup=False)
+                              f"({'hardest technique; ' * ('effort_max' in feats)}"
+                              f"{seconds:.1f} s)", markup=False)
         elif result.solved:
             out_console.print("already solved", markup=False)
     if stuck:
