@@ -6,7 +6,7 @@ level model that uses it. Prints Markdown for docs/grading.md.
 
 It joins the grader's feature table (plugins/sudoku/data/sudoku_rated_train.features.csv,
 from 'puzzle-engine train'), the step table (…steps.csv, from scripts/sudoku_step_table.py)
-and the rating path's table (…effort.csv, from scripts/sudoku_effort_table.py) on the
+and the rating path's table (…effort.csv, from scripts/sudoku_step_table.py --effort) on the
 puzzle: the rows of the three are the features 'grade --steps' measures. Every figure is 5-fold stratified cross-validation with a
 fixed seed: each puzzle is rated by a model that never saw it.
 """
