@@ -23,8 +23,12 @@ HIDDEN_IN_BOX = "......1..1......"
 # r1c3 = 1, r2c2 = 3, r3c1 = 2: r1c1 has only 4 left (a naked single), and 4 has two or
 # more places in each of r1c1's row, column and box (no hidden single there).
 NAKED = "..1..3..2......."
-# Row 1 has one place left, r1c4, for 1; its box has three (a line, not a box).
-HIDDEN_IN_ROW = "234............."
+# A 9x9: row 1 is 234567 then three empty squares; columns 7 and 8 hold a 1 lower down, so
+# row 1 has one place left for 1, r1c9, and its box three (a line, not a box); r1c9 still
+# has 1, 8 and 9 (no naked single), and row 1 has three squares empty (no full house).
+HIDDEN_IN_ROW = "234567..." + "." * 18 + "......1.." + "." * 18 + ".......1." + "." * 18
+# The last square of row 1: a full house, whatever else it is.
+FULL_HOUSE = "234." + "." * 12
 
 
 @pytest.fixture(scope="module")
@@ -63,12 +67,20 @@ def test_a_naked_single_is_not_a_hidden_single(cpsat_engine, sudoku):
 
 def test_a_hidden_single_in_a_line_costs_the_lines_weight(cpsat_engine, sudoku):
     rater = _rater(cpsat_engine, sudoku, HIDDEN_IN_ROW)
-    steps = [s for s in rater.hidden_singles() if s.facts == (Fact(3, 1, True),)]
-    assert [rater.ex.names[s.groups[0]] for s in steps] == ["row 1"]
+    steps = [s for s in rater.hidden_singles() if s.facts == (Fact(8, 1, True),)]
+    assert [(rater.ex.names[s.groups[0]], s.technique) for s in steps] == [("row 1", "hidden single")]
     assert steps[0].cost == pytest.approx(COSTS["hidden single"] + 0.3)
-    # The cheapest first: the line's hidden single (1.5) before the naked single (2.3).
+    assert rater.ex.domains[8] == {1, 8, 9}
+
+
+def test_the_last_square_of_a_unit_is_a_full_house(cpsat_engine, sudoku):
+    rater = _rater(cpsat_engine, sudoku, FULL_HOUSE)
+    steps = [s for s in rater.hidden_singles() if s.facts == (Fact(3, 1, True),)]
+    assert [(rater.ex.names[s.groups[0]], s.technique, s.cost) for s in steps] == \
+        [("row 1", "full house", COSTS["full house"])]
+    # The cheapest first: the full house (1.0) before the naked single it also is (2.3).
     first = rate(rater.ex).steps[0]
-    assert first.facts == (Fact(3, 1, True),) and first.technique == "hidden single"
+    assert first.facts == (Fact(3, 1, True),) and first.technique == "full house"
 
 
 def test_the_rating_path_solves_and_rates_the_hardest_step(cpsat_engine, sudoku):
@@ -87,7 +99,7 @@ def test_explain_and_grade_report_the_step_rating():
     out = CliRunner().invoke(app, ["explain", "sudoku", SUDOKU_4, "--format", "json"])
     assert out.exit_code == 0, out.stderr
     rating = json.loads(out.stdout)["rating"]
-    assert rating["score"] == rating["effort_max"] >= COSTS["hidden single"]
+    assert rating["score"] == rating["effort_max"] >= COSTS["full house"]
     out = CliRunner().invoke(app, ["explain", "sudoku", SUDOKU_4])
     assert out.exit_code == 0 and f"step rating {rating['score']:.2f} (hardest technique" in out.stdout
     out = CliRunner().invoke(app, ["grade", "sudoku", SUDOKU_4, "--steps", "--runs", "3",

@@ -8,6 +8,8 @@ puzzle-specific rule:
 
 - a value ruled out by one group from placed values alone is free (a person's pencil
   marks; cost 0);
+- a square that one group fills from placed values alone is a *full house* (the last
+  square of a row, say);
 - a *one-value* reason needs, besides placed values, only facts about the step's own value
   on other squares ("y != v"): a hidden single (a square filled by one group), an
   intersection (two groups: pointing, claiming), a fish (more groups);
@@ -35,6 +37,7 @@ from .explainer import Explainer, Fact
 
 #: The cost of each class of step, before the weight of its group.
 COSTS = {
+    "full house": 1.0,             # one group fills a square from placed values alone
     "hidden single": 1.2,          # one group, one value: a square filled
     "direct intersection": 1.7,    # two groups, one value, a hidden single follows
     "direct hidden subset": 2.0,   # + 0.5 per value past 2 (pair 2.0, triple 2.5)
@@ -199,8 +202,8 @@ class Rater:
         return out
 
     def hidden_singles(self, groups=None) -> list[Rated]:
-        """Squares one group (of ``groups``, default all) fills from facts about that
-        value alone."""
+        """Squares one group (of ``groups``, default all) fills from placed values alone
+        (a full house) or from facts about that value (a hidden single)."""
         ex, out = self.ex, []
         for g in range(len(ex.names)) if groups is None else groups:
             ruled = self._ruled(frozenset([g]))
@@ -210,7 +213,9 @@ class Rater:
                 left = ex.domains[x] - ruled.get(x, set())
                 if len(left) == 1:
                     fact = Fact(x, next(iter(left)), True)
-                    if _one_value(ex, frozenset([g]), fact):
+                    if _forced_by(ex, frozenset([g]), fact, lambda f: f.equal):
+                        out.append(Rated((fact,), "full house", COSTS["full house"], (g,)))
+                    elif _one_value(ex, frozenset([g]), fact):
                         out.append(Rated((fact,), "hidden single",
                                          COSTS["hidden single"] + self.weights[g], (g,)))
         return out
@@ -326,8 +331,10 @@ class Rater:
                 out.stuck = self.stuck or "no step is forced"
                 return out
             cheapest = min(s.cost for s in found)
-            for s in found:
-                if s.cost == cheapest:
+            taken: set[Fact] = set()
+            for s in found:  # each fact once (two groups may find it at the same cost)
+                if s.cost == cheapest and not taken.issuperset(s.facts):
+                    taken.update(s.facts)
                     out.steps.append(s)
                     self._apply(s.facts)
 
