@@ -105,15 +105,26 @@ def _assuming(ex: Explainer, domains: list[set[int]]) -> Iterator[None]:
         ex.domains = saved
 
 
+def _facts(ex: Explainer, squares, skip: int) -> list[Fact]:
+    """The facts of ``squares`` but ``skip``: a square is "= v" once placed (a given or a
+    step); before that, even with one value left, its values ruled out."""
+    facts = []
+    for x in squares:
+        if x != skip:
+            facts += [Fact(x, next(iter(ex.domains[x])), True)] if ex.known[x] else \
+                [Fact(x, w, False) for w in sorted(ex._all_values(x) - ex.domains[x])]
+    return facts
+
+
 def _forced_by(ex: Explainer, groups: frozenset[int], fact: Fact, keep: Callable[[Fact], bool]) -> bool:
-    """Whether ``groups`` force ``fact`` from the facts of other squares that ``keep``."""
+    """Whether ``groups`` force ``fact`` from the facts (``_facts``) of other squares that
+    ``keep``."""
     model = ex._model(groups)
     if fact.square not in model.domains:
         return False
     lits = [model.indicator(g) for g in sorted(groups) if g in model.indicators]
     lits.append(ex._negation(model, fact))
-    lits += [ex._lit(model, f) for f in ex.facts_of(model.squares)
-             if f.square != fact.square and keep(f)]
+    lits += [ex._lit(model, f) for f in _facts(ex, model.squares, fact.square) if keep(f)]
     return not ex._check(model, lits).sat
 
 
@@ -128,12 +139,7 @@ def _reason(ex: Explainer, groups: frozenset[int], fact: Fact, keep: Callable[[F
     model = ex._model(groups)
     on = [model.indicator(g) for g in sorted(groups) if g in model.indicators]
     neg = ex._negation(model, fact)
-    facts = []  # a square is "= v" once placed; before that, its values ruled out
-    for x in model.squares:
-        if x != fact.square:
-            facts += [Fact(x, next(iter(ex.domains[x])), True)] if ex.known[x] else \
-                [Fact(x, w, False) for w in sorted(ex._all_values(x) - ex.domains[x])]
-    facts.sort(key=keep)
+    facts = sorted(_facts(ex, model.squares, fact.square), key=keep)
 
     def core(trial: list[Fact]) -> list[Fact] | None:
         answer = ex._check(model, on + [neg] + [ex._lit(model, f) for f in trial], True)
