@@ -29,6 +29,9 @@ NAKED = "..1..3..2......."
 HIDDEN_IN_ROW = "234567..." + "." * 18 + "......1.." + "." * 18 + ".......1." + "." * 18
 # The last square of row 1: a full house, whatever else it is.
 FULL_HOUSE = "234." + "." * 12
+# Row 1 is 1 . . 4 and r2c2 = 3: r1c2 has only 2 left but is not placed, so r1c3 = 3 is a
+# hidden single in row 1 (r1c2 cannot be 3), not a full house.
+NOT_FULL = "1..4.3.........."
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +84,14 @@ def test_the_last_square_of_a_unit_is_a_full_house(cpsat_engine, sudoku):
     # The cheapest first: the full house (1.0) before the naked single it also is (2.3).
     first = rate(rater.ex).steps[0]
     assert first.facts == (Fact(3, 1, True),) and first.technique == "full house"
+
+
+def test_a_square_with_one_value_left_is_not_placed(cpsat_engine, sudoku):
+    rater = _rater(cpsat_engine, sudoku, NOT_FULL)
+    assert rater.ex.domains[1] == {2} and not rater.ex.known[1]
+    steps = [s for s in rater.hidden_singles() if s.facts == (Fact(2, 3, True),)]
+    assert ("row 1", "hidden single") in [(rater.ex.names[s.groups[0]], s.technique) for s in steps]
+    assert "full house" not in [s.technique for s in steps]
 
 
 def test_the_rating_path_solves_and_rates_the_hardest_step(cpsat_engine, sudoku):
