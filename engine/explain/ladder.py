@@ -227,23 +227,23 @@ class Rater:
         return out
 
     def intersections(self) -> list[Rated]:
-        """Two groups, one value: each pair's values ruled out that neither group rules out
-        alone, from facts about that value; direct when a hidden single follows."""
+        """Two groups, one value: each pair's values ruled out from facts about that value
+        alone; direct when a hidden single follows."""
         ex, out = self.ex, []
-        single = {g: self._ruled(frozenset([g])) for g in range(len(ex.names))}
         for pair in ex._sets(2):
             facts = []
             for x, ws in self._ruled(pair).items():
                 for w in sorted(ws):
-                    if any(w in single[g].get(x, ()) for g in pair):
-                        continue
+                    # (one group alone may rule it out too, but by a subset: not one value)
                     fact = Fact(x, w, False)
                     if _one_value(ex, pair, fact):
                         facts.append(fact)
             if not facts:
                 continue
             changed = {f.square for f in facts}
-            source = [g for g in pair if not changed & set(ex._scope[g])] or list(pair)
+            source = [g for g in pair if not changed & set(ex._scope[g])]
+            if not source:  # the source holds none of the squares it changes
+                continue
             weight = max(self.weights[g] for g in source)
             # Direct: a hidden single follows in a group of the source's kind (Sukaku
             # Explainer's: another box for pointing, another row or column for claiming)
