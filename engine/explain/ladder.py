@@ -227,37 +227,42 @@ class Rater:
         return out
 
     def intersections(self) -> list[Rated]:
-        """Two groups, one value: each pair's values ruled out from facts about that value
-        alone; direct when a hidden single follows."""
+        """Two groups, one value: what a pair rules out from facts about that value alone,
+        a step per value; direct when a hidden single follows."""
         ex, out = self.ex, []
         for pair in ex._sets(2):
-            facts = []
+            by_value: dict[int, list[Fact]] = {}
             for x, ws in self._ruled(pair).items():
                 for w in sorted(ws):
                     # (one group alone may rule it out too, but by a subset: not one value)
                     fact = Fact(x, w, False)
                     if _one_value(ex, pair, fact):
-                        facts.append(fact)
-            if not facts:
-                continue
-            changed = {f.square for f in facts}
-            source = [g for g in pair if not changed & set(ex._scope[g])]
-            if not source:  # the source holds none of the squares it changes
-                continue
-            weight = max(self.weights[g] for g in source)
-            # Direct: a hidden single follows in a group of the source's kind (Sukaku
-            # Explainer's: another box for pointing, another row or column for claiming)
-            # that holds a square this rules out.
-            follow = [g for g in range(len(ex.names)) if g not in pair and changed & set(ex._scope[g])
-                      and any(self.kinds[g] == self.kinds[h] for h in source)]
-            trial = [set(d) for d in ex.domains]
-            for f in facts:
-                trial[f.square].discard(f.value)
-            with _assuming(ex, trial):
-                direct = bool(self.hidden_singles(follow))
-            technique = "direct intersection" if direct else "intersection"
-            out.append(Rated(tuple(facts), technique, COSTS[technique] + weight, tuple(sorted(pair))))
+                        by_value.setdefault(w, []).append(fact)
+            for facts in by_value.values():
+                step = self._intersection(pair, facts)
+                if step is not None:
+                    out.append(step)
         return out
+
+    def _intersection(self, pair: frozenset[int], facts: list[Fact]) -> Rated | None:
+        ex = self.ex
+        changed = {f.square for f in facts}
+        source = [g for g in pair if not changed & set(ex._scope[g])]
+        if not source:  # the source holds none of the squares it changes
+            return None
+        weight = max(self.weights[g] for g in source)
+        # Direct: a hidden single follows in a group of the source's kind (Sukaku
+        # Explainer's: another box for pointing, another row or column for claiming)
+        # that holds a square this rules out.
+        follow = [g for g in range(len(ex.names)) if g not in pair and changed & set(ex._scope[g])
+                  and any(self.kinds[g] == self.kinds[h] for h in source)]
+        trial = [set(d) for d in ex.domains]
+        for f in facts:
+            trial[f.square].discard(f.value)
+        with _assuming(ex, trial):
+            direct = bool(self.hidden_singles(follow))
+        technique = "direct intersection" if direct else "intersection"
+        return Rated(tuple(facts), technique, COSTS[technique] + weight, tuple(sorted(pair)))
 
     def naked_singles(self) -> list[Rated]:
         ex = self.ex
