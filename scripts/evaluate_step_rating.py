@@ -112,6 +112,19 @@ def main() -> None:
             print(f"| {title} | constant | constant |")
             continue
         print(f"| {title} | {spearmanr(values, rating)[0]:.3f} | {spearmanr(values, qq)[0]:.3f} |")
+    print(f"| QQWing's label itself | {spearmanr(qq, rating)[0]:.3f} | 1 |")
+    print("\nThe step rating by label (no fitting): rho within the label, and how often it is "
+          "within 0.1 of the SE rating:\n")
+    print("| label | puzzles | rho with the SE rating | within 0.1 | SE's range | the step rating's range |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
+    sc = np.array(scores)
+    for label in LABELS:
+        at = y == label
+        if not at.any():
+            continue
+        rho = spearmanr(sc[at], rating[at])[0] if np.ptp(sc[at]) and np.ptp(rating[at]) else float("nan")
+        print(f"| {label} | {int(at.sum())} | {rho:.3f} | {np.mean(np.abs(sc[at] - rating[at]) <= 0.1001):.2f} | "
+              f"{rating[at].min():g}-{rating[at].max():g} | {sc[at].min():g}-{sc[at].max():g} |")
     print("\nLevels learnt from the labels (SVM, 5-fold; the expected level is the class "
           "probabilities weighted by rank 0-3):\n")
     print("| features | accuracy | rho, level vs SE | rho, expected level vs SE | "
