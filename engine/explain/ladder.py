@@ -17,8 +17,8 @@ puzzle-specific rule:
 - anything else needs facts about several values: a subset of n squares or values in one
   or two groups (n counted from the reason's facts), or a larger reason.
 
-Costs (``COSTS``) follow Sukaku Explainer's scale for the techniques each class covers in
-Sudoku. A single, an intersection or a larger reason also costs the ``ConstraintGroup.weight``
+Costs (``COSTS``) follow Sukaku Explainer's scale for the techniques each class covers on
+its home grid (docs/grading.md, "The step rating"). A single, an intersection or a larger reason also costs the ``ConstraintGroup.weight``
 of the group it reasons in (the group that holds no square it changes, for an
 intersection; the heaviest, for a larger reason). At each
 point the cheapest class that has a step is applied (all its cheapest steps), then the free
