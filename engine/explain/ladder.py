@@ -15,15 +15,16 @@ puzzle-specific rule:
   intersection (two groups: pointing, claiming), a fish (more groups);
 - a square with one value left is a *naked single*: it rests on its own ruled-out values;
 - anything else needs facts about several values: a subset of n squares or values in one
-  or two groups (n counted from the reason's facts), or a larger reason.
+  group (n counted from the reason's facts), or a larger reason.
 
 Costs (``COSTS``) follow Sukaku Explainer's scale for the techniques each class covers on
-its home grid (docs/grading.md, "The step rating"). A single, an intersection or a larger reason also costs the ``ConstraintGroup.weight``
-of the group it reasons in (the group that holds no square it changes, for an
-intersection; the heaviest, for a larger reason). At each
-point the cheapest class that has a step is applied (all its cheapest steps), then the free
-eliminations; an intersection that lets a hidden single follow at once is *direct*, and
-cheaper. The rating is the cost of the hardest step on the path."""
+the grid it rates (docs/grading.md, "The step rating"). A single, an intersection or a
+larger reason also costs the ``ConstraintGroup.weight`` of the group it reasons in (the
+group that holds no square it changes, for an intersection; the heaviest, for a larger
+reason). Stage by stage (the singles; then the intersections, naked singles and subsets;
+then a larger reason), the cheapest steps of the first stage that has any are applied,
+then the free eliminations; an intersection or a hidden subset that lets a hidden single
+follow at once is *direct*, and cheaper. The rating is the cost of the hardest step on the path."""
 from __future__ import annotations
 
 import copy
@@ -76,7 +77,7 @@ class Ladder:
     def features(self) -> dict[str, float]:
         """``effort_max`` (the hardest step's cost; one more when the path needs search),
         ``effort_mean`` (over the steps), ``effort_hard`` (the share of steps costing more
-        than a hidden single in the heaviest group)."""
+        than a direct intersection in the lightest group)."""
         costs = [s.cost for s in self.steps] or [0.0]
         hard = sum(1 for c in costs if c > COSTS["direct intersection"]) / len(costs)
         return {"effort_max": round(max(costs) + (0.0 if self.solved else 1.0), 4),
