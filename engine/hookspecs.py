@@ -298,8 +298,9 @@ class PuzzleType:
         ``data`` is merged into the model's data and must turn the model's own copy of
         the grouped rules off; the groups together must then have exactly the model's
         solutions. A reason is a smallest set of groups (with givens and earlier steps)
-        that forces a step, and its size is its number of groups. Default ``None``: the
-        model's constraints are one group, "the rules"."""
+        that forces a step, and its size is its number of groups. A group's optional
+        ``weight`` and ``kind`` feed the step rating (``explain.ladder``). Default ``None``:
+        the model's constraints are one group, "the rules"."""
         return None
 
     def explanation_board(self, params: Mapping[str, Any], instance: Instance

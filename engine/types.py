@@ -115,10 +115,17 @@ class ConstraintGroup:
     """One group of a type's rules, as the explainer names it in a reason
     (``PuzzleType.constraint_groups``): ``name`` is for a person ("row 3", "box 2,1"),
     ``constraint`` a MiniZinc Boolean expression over the model's variables (usually a call
-    of a predicate the model defines, e.g. ``unit_rule(3)``)."""
+    of a predicate the model defines, e.g. ``unit_rule(3)``). ``weight`` (optional, a
+    number from 0) is how much harder a person finds reasoning inside this kind of group
+    than inside the easiest kind (a row or column 0.3 more than a box, say), and ``kind``
+    (optional) names the group's kind ("row", "column", "box"); the step rating
+    (``puzzle_engine.explain.ladder``) adds the weight to a technique's cost and looks for
+    the hidden single that makes an intersection *direct* in groups of its source's kind."""
 
     name: str
     constraint: str
+    weight: float = 0.0
+    kind: str = ""
 
 
 @dataclass(frozen=True)

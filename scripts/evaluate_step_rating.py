@@ -5,9 +5,9 @@ level model that uses it. Prints Markdown for docs/grading.md.
     .venv/bin/python scripts/evaluate_step_rating.py --save     # and write the level model
 
 It joins the grader's feature table (plugins/sudoku/data/sudoku_rated_train.features.csv,
-from 'puzzle-engine train') with the step table (…steps.csv, from
-scripts/sudoku_step_table.py) on the puzzle: the rows of both are the features
-'grade --steps' measures. Every figure is 5-fold stratified cross-validation with a
+from 'puzzle-engine train'), the step table (…steps.csv, from scripts/sudoku_step_table.py)
+and the rating path's table (…effort.csv, from scripts/sudoku_step_table.py --effort) on the
+puzzle: the rows of the three are the features 'grade --steps' measures. Every figure is 5-fold stratified cross-validation with a
 fixed seed: each puzzle is rated by a model that never saw it.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from scipy.stats import spearmanr
 from sklearn.model_selection import StratifiedKFold
 
 from puzzle_engine.explain import Fact, Step
+from puzzle_engine.explain.ladder import Ladder, Rated
 from puzzle_engine.explain.rating import score, step_features
 from puzzle_engine.grading.levels import Example, FeatureTable, LevelModel, make_svm
 
@@ -34,23 +35,35 @@ def steps_of(text: str) -> list[Step]:
             for tok in text.split(",") if tok]
 
 
-def read(features: Path, steps: Path):
+def ladder_of(text: str, solved: bool) -> Ladder:
+    """The rating's path of an effort-table row: ``COST:TECHNIQUE`` steps."""
+    steps = [Rated((), tok.split(":", 1)[1], float(tok.split(":", 1)[0]), ())
+             for tok in text.split(";") if tok]
+    return Ladder(steps, solved)
+
+
+def read(features: Path, steps: Path, effort: Path):
     lines = features.read_text().splitlines()
     head = lines[0]
     table = {r["puzzle"]: r for r in csv.DictReader(lines[1:])}
     names = [f for f in csv.DictReader(lines[1:]).fieldnames if f not in ("puzzle", "label", "rating")]
+    ladders = {r["puzzle"]: r for r in csv.DictReader(effort.open())}
     rows, seen = [], set()
     for r in csv.DictReader(steps.open()):  # the first row of a puzzle (two runs may overlap)
-        if r["puzzle"] in table and r["puzzle"] not in seen:
+        if r["puzzle"] in table and r["puzzle"] in ladders and r["puzzle"] not in seen:
             seen.add(r["puzzle"])
             rows.append(r)
     G = np.array([[float(table[r["puzzle"]][n]) for n in names] for r in rows])
     step_rows = [step_features(steps_of(r["steps"]), r["solved"] == "1") for r in rows]
+    old_scores = [score(f) for f in step_rows]
+    step_rows = [step_features(steps_of(r["steps"]), r["solved"] == "1",
+                               ladder_of(ladders[r["puzzle"]]["effort"],
+                                         ladders[r["puzzle"]]["solved"] == "1")) for r in rows]
     step_names = list(step_rows[0])
     S = np.array([[f[n] for n in step_names] for f in step_rows])
     y = np.array([r["label"] for r in rows])
     rating = np.array([float(r["rating"]) for r in rows])
-    return head, rows, names, G, step_names, S, y, rating, [score(f) for f in step_rows]
+    return head, rows, names, G, step_names, S, y, rating, [score(f) for f in step_rows], old_scores
 
 
 def cv_level(X, y, seed=0):
@@ -81,27 +94,45 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--features", type=Path, default=DATA / "sudoku_rated_train.features.csv")
     ap.add_argument("--steps", type=Path, default=DATA / "sudoku_rated_train.steps.csv")
+    ap.add_argument("--effort", type=Path, default=DATA / "sudoku_rated_train.effort.csv")
     ap.add_argument("--save", type=Path, nargs="?", const=Path("plugins/sudoku/grading/sudoku-9x9-steps.skops"))
     args = ap.parse_args()
-    head, rows, names, G, step_names, S, y, rating, scores = read(args.features, args.steps)
+    head, rows, names, G, step_names, S, y, rating, scores, old = read(args.features, args.steps,
+                                                                        args.effort)
     qq = np.array([LABELS.index(label) for label in y], float)
     counts = ", ".join(f"{label} {int(np.sum(y == label))}" for label in LABELS)
     print(f"{len(y)} puzzles ({counts})\n")
     print("Spearman's rho of single quantities (no fitting):\n")
     print("| quantity | rho with the SE rating | rho with QQWing's label |\n| --- | --- | --- |")
-    for title, values in [("step rating (`score`)", np.array(scores)),
+    for title, values in [("step rating (`score`: the hardest technique)", np.array(scores)),
+                          ("the group-size rating (`score` before the rating's path)", np.array(old)),
                           *((f"`{n}`", S[:, k]) for k, n in enumerate(step_names)),
                           ("`ln_mean_nodes` (the multiple method)", G[:, names.index("ln_mean_nodes")])]:
         if np.ptp(values) == 0:
             print(f"| {title} | constant | constant |")
             continue
         print(f"| {title} | {spearmanr(values, rating)[0]:.3f} | {spearmanr(values, qq)[0]:.3f} |")
+    print(f"| QQWing's label itself | {spearmanr(qq, rating)[0]:.3f} | 1 |")
+    print("\nThe step rating by label (no fitting): rho within the label, and how often it is "
+          "within 0.1 of the SE rating:\n")
+    print("| label | puzzles | rho with the SE rating | within 0.1 | SE's range | the step rating's range |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
+    sc = np.array(scores)
+    for label in LABELS:
+        at = y == label
+        if not at.any():
+            continue
+        rho = spearmanr(sc[at], rating[at])[0] if np.ptp(sc[at]) and np.ptp(rating[at]) else float("nan")
+        print(f"| {label} | {int(at.sum())} | {rho:.3f} | {np.mean(np.abs(sc[at] - rating[at]) <= 0.1001):.2f} | "
+              f"{rating[at].min():g}-{rating[at].max():g} | {sc[at].min():g}-{sc[at].max():g} |")
     print("\nLevels learnt from the labels (SVM, 5-fold; the expected level is the class "
           "probabilities weighted by rank 0-3):\n")
     print("| features | accuracy | rho, level vs SE | rho, expected level vs SE | "
           "rho, expected level vs QQWing |\n| --- | --- | --- | --- | --- |")
     both = np.hstack([G, S])
+    sizes = np.hstack([G, S[:, [k for k, n in enumerate(step_names) if not n.startswith("effort")]]])
     for title, X in (("the grader's (30)", G), (f"steps only ({S.shape[1]})", S),
+                     (f"the grader's + group sizes ({sizes.shape[1]})", sizes),
                      (f"the grader's + steps ({both.shape[1]})", both)):
         pred, expected = cv_level(X, y)
         level = np.array([LABELS.index(p) for p in pred], float)
@@ -110,7 +141,8 @@ def main() -> None:
     print("\nA rating learnt from the SE rating itself (gradient-boosted trees, 5-fold: each "
           "puzzle rated by a model that never saw it):\n")
     print("| features | rho with the SE rating | rho with QQWing's label |\n| --- | --- | --- |")
-    for title, X in (("the grader's", G), ("steps only", S), ("the grader's + steps", both)):
+    for title, X in (("the grader's", G), ("steps only", S), ("the grader's + group sizes", sizes),
+                     ("the grader's + steps", both)):
         rated = cv_regression(X, rating, y)
         print(f"| {title} | {spearmanr(rated, rating)[0]:.3f} | {spearmanr(rated, qq)[0]:.3f} |")
     if args.save:

@@ -10,7 +10,7 @@ import typer
 
 from ..errors import PuzzleInputError
 from ..explain import report
-from ..explain.rating import score, step_features
+from ..explain.rating import rated_path, score, step_features
 from ..inputs import load_puzzles
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, _engine, _errors, _host,
@@ -44,14 +44,17 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
         start = time.perf_counter()
         ex = report.explainer(engine, ptype, parsed.params, parsed.instance,
                               exact=exact, max_size=max_size)
-        result = ex.run(limit=1 if hint else limit)
+        whole = not hint and limit is None
+        if whole:  # the whole path: rated too (the rating's path first, from the start)
+            result, feats = rated_path(ex, reasons=True)
+        else:
+            result, feats = ex.run(limit=1 if hint else limit), None
         seconds = time.perf_counter() - start
         stuck |= result.stuck is not None
         if fmt == "json":
             record = {"type": ptype.name, "params": parsed.params,
                       **report.explanation_json(ex, result), "seconds": round(seconds, 3)}
-            if not hint and limit is None:  # the whole path: its step rating
-                feats = step_features(result.steps, result.solved)
+            if whole:  # the whole path: its step rating
                 record["rating"] = {**feats, "score": score(feats)}
             if hint:
                 record["step"] = record["steps"][0] if record["steps"] else None
@@ -67,11 +70,12 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
         if result.stuck:
             out_console.print(f"needs search: {result.stuck}", markup=False)
         elif result.solved and not hint:
-            feats = step_features(result.steps)
+            feats = feats or step_features(result.steps)
             out_console.print(f"solved in {len(result.steps)} steps; largest reason "
                               f"{feats['step_max_size']:.0f} groups, mean "
                               f"{feats['step_mean_size']:.2f}; step rating {score(feats):.2f} "
-                              f"({seconds:.1f} s)", markup=False)
+                              f"({'hardest technique; ' * ('effort_max' in feats)}"
+                              f"{seconds:.1f} s)", markup=False)
         elif result.solved:
             out_console.print("already solved", markup=False)
     if stuck:

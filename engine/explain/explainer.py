@@ -88,6 +88,8 @@ class Explainer:
         self.exact, self.max_size, self.fallback_squares = exact, max_size, fallback_squares
         self.board: ExplanationBoard = board_of(engine, ptype, params, instance)
         groups = groups_of(ptype, params, instance)
+        #: Each group's ``ConstraintGroup`` weight and kind (the step rating's).
+        self.kinds = tuple((g.weight, g.kind) for g in groups.groups) if groups else ((0.0, ""),)
         self.flat: Flattened = flatten(ptype, params, self.board.data, groups)
         flat = self.flat
         self.names = flat.names

@@ -1,24 +1,31 @@
-"""A difficulty rating from a puzzle's steps: how large their reasons are (in groups).
+"""A difficulty rating from a puzzle's steps.
 
-The features: the largest and the mean reason size along the path, the mean size of the
-steps that fill a square, the number of steps, and how many steps needed reasons above
-each size in ``ABOVE``. ``score`` folds them into one number that orders puzzles by their
-hardest step first, then by how much of the path is that hard. The grader adds the
-features to its own (``grade --steps``); ``explain`` prints them."""
+Two kinds of features. From the explainer's path (fewest groups first): the largest and
+the mean reason size along the path, the mean size of the steps that fill a square, the
+number of steps, and how many steps needed reasons above each size in ``ABOVE``. From the
+rating's own path (``ladder``: cheapest technique first, each step classed by the groups
+and the facts its reason needs): ``effort_max``, the cost of the hardest technique the
+puzzle needs, ``effort_mean`` and ``effort_hard``. ``score`` is the step rating: the
+hardest technique's cost (the largest reason size, plus the share of steps above one
+group, when only the explainer's path is known). The grader adds the features to its own
+(``grade --steps``); ``explain`` prints them."""
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
 
-from .explainer import Step
+from .explainer import Explainer, Explanation, Step
+from .ladder import Ladder, rate
 
 #: Sizes for the counts "steps whose reason has more than k groups".
 ABOVE = (0, 1, 2, 3, 5)
 
 
-def step_features(steps: Sequence[Step], solved: bool = True) -> dict[str, float]:
+def step_features(steps: Sequence[Step], solved: bool = True, ladder: Ladder | None = None
+                  ) -> dict[str, float]:
     """The rating features of a path (``solved``: whether it reached the end; a path that
-    needs search is rated as if its next step were one size above its largest)."""
+    needs search is rated as if its next step were one size above its largest), and of
+    ``ladder``, the rating's path, when given."""
     sizes = [s.size for s in steps] or [0]
     fills = [s.size for s in steps if s.fact.equal] or [0]
     largest = max(sizes) + (0 if solved else 1)
@@ -26,11 +33,22 @@ def step_features(steps: Sequence[Step], solved: bool = True) -> dict[str, float
              "step_mean_fill_size": statistics.fmean(fills), "step_count": float(len(steps))}
     for k in ABOVE:
         feats[f"steps_above_{k}"] = float(sum(1 for s in sizes if s > k))
-    return feats
+    return {**feats, **(ladder.features() if ladder is not None else {})}
+
+
+def rated_path(ex: Explainer, reasons: bool = False, **run) -> tuple[Explanation, dict[str, float]]:
+    """Run ``ex`` (``Explainer.run``) and rate its puzzle: the explanation, and its
+    features with the rating's path's (made first, from the same state)."""
+    ladder = rate(ex)
+    result = ex.run(reasons=reasons, **run)
+    return result, step_features(result.steps, result.solved, ladder)
 
 
 def score(features: dict[str, float]) -> float:
-    """One number: the largest reason size, plus the share of steps that needed more than
-    one group (between 0 and 1), so that the hardest step decides and the path breaks ties."""
+    """The step rating: ``effort_max`` when the rating's path is known; else the largest
+    reason size, plus the share of steps that needed more than one group (between 0 and
+    1), so that the hardest step decides and the path breaks ties."""
+    if "effort_max" in features:
+        return round(features["effort_max"], 4)
     share = features["steps_above_1"] / max(features["step_count"], 1.0)
     return round(features["step_max_size"] + share, 4)

@@ -266,14 +266,13 @@ class Grader:
     def _steps(self, instance) -> dict[str, float]:
         """The step rating's features (``puzzle_engine.explain.rating``): the explainer
         runs in this process on CP-SAT, whatever the grading solver."""
-        from ..explain.rating import step_features
+        from ..explain.rating import rated_path
         from ..explain.report import explainer
         if self._explain_engine is None:
             from ..engine import Engine
             from ..solving.backend import Backend
             self._explain_engine = Engine(self.engine.host, Backend("cp-sat"))
-        result = explainer(self._explain_engine, self.ptype, self.params, instance).run(reasons=False)
-        return step_features(result.steps, result.solved)
+        return rated_path(explainer(self._explain_engine, self.ptype, self.params, instance))[1]
 
     def nodes(self, instance, runs: int) -> float:
         """The mean search nodes to a first solution over ``runs`` random orders, on the
