@@ -9,7 +9,7 @@ import pytest
 from puzzle_engine.engine import Engine
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.strategies import GenOptions
-from puzzle_engine_plugins.fillomino import deduce, logic
+from puzzle_engine_plugins.fillomino import deduce, local, logic
 
 from test_fillomino import brute_force_solutions, params_for
 
@@ -197,10 +197,11 @@ def test_logic_only_puzzles_are_solved_by_the_deductions_alone(fillomino, chuffe
 
 def test_a_search_that_gives_up_and_a_check_that_times_out_never_keep_a_removal(
         fillomino, gecode, monkeypatch):
-    """The search stopped at once (no time left) and every solver check timing out: the
+    """The search stopped at once (no nodes) and every solver check timing out: the
     removals the deductions could not decide are refused and counted unknown, and the
     puzzle is still unique by a full Gecode run. (A guard: this held before review too.)"""
-    monkeypatch.setattr(deduce, "SEARCH_SECONDS", 0.0)
+    monkeypatch.setattr(deduce, "DEFAULT_BUDGET", 0)
+    monkeypatch.setattr(local, "NODES", 0)
     deduce.solve.cache_clear()
     try:
         hasty = Engine(gecode.host, Backend("gecode", time_limit=1e-6))

@@ -6,7 +6,7 @@ from importlib.resources import files
 from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
 from puzzle_engine.grid import board_images
 
-from . import deduce, drawing, groups, logic
+from . import deduce, drawing, groups, local, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -83,6 +83,12 @@ class Fillomino(GridPuzzle):
             if other.complete or other.solutions:
                 _note(checker, "deduced" if other.nodes == 0 else "searched")
                 return not other.solutions
+            # The search gave up: a second solution that re-partitions only the regions
+            # around the square refuses the removal exactly (local.py); else the exact check.
+            if local.other_nearby(tuple(board), *self.shape(params), tuple(solution),
+                                  index) is not None:
+                _note(checker, "nearby")
+                return False
             return checker.at_most(board, 1)
         return self._at_most(params, board, solution, checker, max_solutions)
 
