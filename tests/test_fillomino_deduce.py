@@ -9,7 +9,7 @@ import pytest
 from puzzle_engine.engine import Engine
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.strategies import GenOptions
-from puzzle_engine_plugins.fillomino import deduce, local, logic
+from puzzle_engine_plugins.fillomino import deduce, exact, local, logic
 
 from test_fillomino import brute_force_solutions, params_for
 
@@ -202,6 +202,8 @@ def test_a_search_that_gives_up_and_a_check_that_times_out_never_keep_a_removal(
     puzzle is still unique by a full Gecode run. (A guard: this held before review too.)"""
     monkeypatch.setattr(deduce, "DEFAULT_BUDGET", 0)
     monkeypatch.setattr(local, "NODES", 0)
+    monkeypatch.setattr(deduce, "DEEP_BUDGET", 0)
+    monkeypatch.setattr(exact, "DETERMINISTIC_LIMIT", 0.0)
     deduce.solve.cache_clear()
     try:
         hasty = Engine(gecode.host, Backend("gecode", time_limit=1e-6))

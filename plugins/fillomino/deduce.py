@@ -40,6 +40,9 @@ from .logic import value_bound
 #: search counts nodes, never seconds, so the path that decides a removal is the same on
 #: any machine.
 DEFAULT_BUDGET = 1000
+#: The nodes of the second, deeper search isRemoveValid runs when the first gives up and no
+#: second solution turns up near the emptied square (chosen on 12x12: docs/performance.md).
+DEEP_BUDGET = 4000
 
 
 class Contradiction(Exception):

@@ -37,10 +37,11 @@ DETERMINISTIC_LIMIT = 20.0
 
 def other_solution(board: Sequence[int], rows: int, cols: int,
                    exclude: tuple[int, int] | None = None,
-                   limit: float = DETERMINISTIC_LIMIT) -> bool | None:
+                   limit: float | None = None) -> bool | None:
     """Whether ``board`` (0 = empty) has a solution without value ``exclude[1]`` in cell
     ``exclude[0]`` (any solution when ``exclude`` is None): True, False, or None when
-    CP-SAT reached ``limit`` undecided."""
+    CP-SAT reached ``limit`` (deterministic time; None: ``DETERMINISTIC_LIMIT``)
+    undecided."""
     known, poss = deduce.initial(board, rows, cols)
     if exclude is not None and exclude[1] < len(poss):
         poss[exclude[1]] &= ~(1 << exclude[0])
@@ -56,7 +57,7 @@ def other_solution(board: Sequence[int], rows: int, cols: int,
             low = bits & -bits
             domains[low.bit_length() - 1].append(v)
             bits ^= low
-    return _feasible(domains, rows, cols, limit)
+    return _feasible(domains, rows, cols, DETERMINISTIC_LIMIT if limit is None else limit)
 
 
 def _feasible(domains: list[list[int]], rows: int, cols: int, limit: float) -> bool | None:
