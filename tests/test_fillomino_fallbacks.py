@@ -4,29 +4,11 @@ real one, the searches with an excluded value agree with Gecode on random partia
 and every removal these paths decide in GenPuzzles agrees with a full Gecode run."""
 import random
 
-import pytest
-
-from puzzle_engine.engine import Engine
-from puzzle_engine.solving.backend import Backend
 from puzzle_engine.strategies import GenOptions
 from puzzle_engine_plugins.fillomino import deduce, exact, local, logic
 
 from test_fillomino import params_for
-
-
-@pytest.fixture(scope="module")
-def fillomino(host):
-    return host.get_type("fillomino")
-
-
-@pytest.fixture(scope="module")
-def chuffed(host):
-    return Engine(host, Backend("chuffed", free_search=True, time_limit=None))
-
-
-@pytest.fixture(scope="module")
-def gecode(host):
-    return Engine(host, Backend("gecode", time_limit=None))
+from test_fillomino_deduce import chuffed, fillomino, gecode, watching  # noqa: F401 (fixtures)
 
 
 def test_second_solutions_near_a_square_and_excluded_values_agree_with_gecode(fillomino, gecode):
@@ -76,28 +58,7 @@ def test_every_removal_the_fallback_paths_decide_agrees_with_gecode(fillomino, c
     unique."""
     params = params_for(chuffed, fillomino, 7, 7)
     normal = chuffed.generate(fillomino, params, 2, GenOptions(batch=1)).puzzle
-    decided = []
-
-    class Watched(type(fillomino)):
-        def is_remove_valid(self, params, board, index, solution, checker, max_solutions):
-            notes = []
-
-            class Noting:
-                def note(self, label):
-                    notes.append(label)
-                    checker.note(label)
-
-                def at_most(self, board, k):
-                    return checker.at_most(board, k)
-
-            verdict = super().is_remove_valid(params, board, index, solution, Noting(),
-                                              max_solutions)
-            if notes and notes[-1] in ("nearby", "searched deep", "cp-sat"):
-                decided.append((notes[-1], board, verdict))
-            return verdict
-
-    watched = Watched()
-    watched.plugin, watched.plugin_version = fillomino.plugin, fillomino.plugin_version
+    watched, decided = watching(fillomino, ("nearby", "searched deep", "cp-sat"))
     monkeypatch.setattr(deduce, "DEFAULT_BUDGET", 1)
     monkeypatch.setattr(deduce, "DEEP_BUDGET", 4)
     deduce.solve.cache_clear()
