@@ -264,10 +264,11 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
           budget: int | None = None, avoid: tuple[int, ...] | None = None,
           exclude: tuple[int, int] | None = None) -> Outcome:
     """Solutions of ``board`` (0 = empty) up to ``limit``, by the deductions and, where they
-    stall, at most ``budget`` branching nodes (None: ``DEFAULT_BUDGET``). ``avoid``, a known solution, is tried last
-    at every branch, so that another one turns up first. ``exclude = (cell, value)``: only
-    the solutions without that value in that empty cell. Remembered: GenPuzzles asks about a
-    board again after speculating on it (tuples, hashable, only)."""
+    stall, at most ``budget`` branching nodes (None: ``DEFAULT_BUDGET``). ``avoid``, a
+    known solution, is tried last at every branch, so that another one turns up first.
+    ``exclude = (cell, value)``: only the solutions without that value in that empty cell.
+    Remembered: GenPuzzles asks about a board again after speculating on it (tuples,
+    hashable, only)."""
     n = rows * cols
     known, poss = initial(board, rows, cols)
     if exclude is not None:
