@@ -1,5 +1,5 @@
 """Fillomino's exact paths after the first search gives up (plugins/fillomino/local.py, the
-deeper search of deduce.solve): a second solution found near the emptied square is a
+deeper search of deduce.solve, plugins/fillomino/exact.py's CP-SAT model): a second solution found near the emptied square is a
 real one, the searches with an excluded value agree with Gecode on random partial boards,
 and every removal these paths decide in GenPuzzles agrees with a full Gecode run."""
 import random
@@ -53,9 +53,9 @@ def test_every_removal_the_fallback_paths_decide_agrees_with_gecode(fillomino, c
                                                                       gecode, monkeypatch):
     """GenPuzzles on 7x7 with the searches cut to 1 and 4 nodes, so that the fallbacks
     ("nearby": a second solution around the square, "searched deep": the deeper search,
-    "cp-sat": the CP-SAT model) decide many removals: each one, kept or refused, is judged again by a full Gecode run;
-    the puzzle is the one the normal budgets give (every path is exact) and Gecode finds it
-    unique."""
+    "cp-sat": the CP-SAT model) decide many removals: each one, kept or refused, is judged
+    again by a full Gecode run; the puzzle is the one the normal budgets give (every path
+    is exact) and Gecode finds it unique."""
     params = params_for(chuffed, fillomino, 7, 7)
     normal = chuffed.generate(fillomino, params, 2, GenOptions(batch=1)).puzzle
     watched, decided = watching(fillomino, ("nearby", "searched deep", "cp-sat"))
