@@ -1,7 +1,8 @@
 """Fillomino's exact paths after the first search gives up (plugins/fillomino/local.py, the
-deeper search of deduce.solve, plugins/fillomino/exact.py's CP-SAT model): a second solution found near the emptied square is a
-real one, the searches with an excluded value agree with Gecode on random partial boards,
-and every removal these paths decide in GenPuzzles agrees with a full Gecode run."""
+deeper search of deduce.solve, plugins/fillomino/exact.py's CP-SAT model): a second
+solution found near the emptied square is a real one, the searches and the CP-SAT model
+with an excluded value agree with Gecode on random partial boards, and every removal these
+paths decide in GenPuzzles agrees with a full Gecode run."""
 import random
 
 from puzzle_engine.strategies import GenOptions
