@@ -9,7 +9,7 @@ import pytest
 from puzzle_engine.engine import Engine
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.strategies import GenOptions
-from puzzle_engine_plugins.fillomino import deduce, logic
+from puzzle_engine_plugins.fillomino import deduce, exact, local, logic
 
 from test_fillomino import brute_force_solutions, params_for
 
@@ -114,10 +114,9 @@ def test_deductions_never_contradict_the_solver(fillomino, gecode):
     assert checked >= 6
 
 
-def test_every_removal_the_fast_path_decides_agrees_with_the_solver(fillomino, chuffed, gecode):
-    """GenPuzzles on 6x6 with the fast path on: each removal it decided without the solver
-    (deduced or searched), kept or refused, is judged again by a full Gecode run, which
-    must find exactly one solution for a kept one and two for a refused one."""
+def watching(fillomino, labels):
+    """The Fillomino type, recording ``(label, board, verdict)`` in the returned list for
+    every removal whose last ``checker.note`` is one of ``labels``."""
     decided = []
 
     class Watched(type(fillomino)):
@@ -134,16 +133,24 @@ def test_every_removal_the_fast_path_decides_agrees_with_the_solver(fillomino, c
 
             verdict = super().is_remove_valid(params, board, index, solution, Noting(),
                                               max_solutions)
-            if notes and notes[-1] in ("deduced", "searched"):
-                decided.append((board, verdict))
+            if notes and notes[-1] in labels:
+                decided.append((notes[-1], board, verdict))
             return verdict
 
     watched = Watched()
     watched.plugin, watched.plugin_version = fillomino.plugin, fillomino.plugin_version
+    return watched, decided
+
+
+def test_every_removal_the_fast_path_decides_agrees_with_the_solver(fillomino, chuffed, gecode):
+    """GenPuzzles on 6x6 with the fast path on: each removal it decided without the solver
+    (deduced or searched), kept or refused, is judged again by a full Gecode run, which
+    must find exactly one solution for a kept one and two for a refused one."""
+    watched, decided = watching(fillomino, ("deduced", "searched"))
     params = params_for(chuffed, fillomino, 6, 6)
     puzzle = chuffed.generate(watched, params, 5, GenOptions(batch=1)).puzzle
-    assert decided and any(v for _, v in decided) and not all(v for _, v in decided)
-    for board, verdict in dict(decided).items():
+    assert decided and any(v for *_, v in decided) and not all(v for *_, v in decided)
+    for board, verdict in {board: verdict for _, board, verdict in decided}.items():
         result, boards = gecode.solve(fillomino, params, board, nr_solutions=2)
         assert result.complete or len(boards) == 2
         assert len(boards) == (1 if verdict else 2), board
@@ -197,10 +204,13 @@ def test_logic_only_puzzles_are_solved_by_the_deductions_alone(fillomino, chuffe
 
 def test_a_search_that_gives_up_and_a_check_that_times_out_never_keep_a_removal(
         fillomino, gecode, monkeypatch):
-    """The search stopped at once (no time left) and every solver check timing out: the
+    """The search stopped at once (no nodes) and every solver check timing out: the
     removals the deductions could not decide are refused and counted unknown, and the
     puzzle is still unique by a full Gecode run. (A guard: this held before review too.)"""
-    monkeypatch.setattr(deduce, "SEARCH_SECONDS", 0.0)
+    monkeypatch.setattr(deduce, "DEFAULT_BUDGET", 0)
+    monkeypatch.setattr(local, "NODES", 0)
+    monkeypatch.setattr(deduce, "DEEP_BUDGET", 0)
+    monkeypatch.setattr(exact, "DETERMINISTIC_LIMIT", 0.0)
     deduce.solve.cache_clear()
     try:
         hasty = Engine(gecode.host, Backend("gecode", time_limit=1e-6))

@@ -6,7 +6,7 @@ from importlib.resources import files
 from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
 from puzzle_engine.grid import board_images
 
-from . import deduce, drawing, groups, logic
+from . import deduce, drawing, exact, groups, local, logic
 
 PUZZLE_ENGINE_CONTRACT = 2
 
@@ -87,6 +87,25 @@ class Fillomino(GridPuzzle):
             if other.complete or other.solutions:
                 _note(checker, "deduced" if other.nodes == 0 else "searched")
                 return not other.solutions
+            # The search gave up: a second solution that re-partitions only the regions
+            # around the square refuses the removal exactly (local.py); else a deeper
+            # search, then CP-SAT in this process on what the deductions leave (exact.py),
+            # and the MiniZinc check only where CP-SAT reaches its work limit.
+            if local.other_nearby(tuple(board), *self.shape(params), tuple(solution),
+                                  index) is not None:
+                _note(checker, "nearby")
+                return False
+            other = deduce.solve(tuple(board), *self.shape(params), limit=1,
+                                 budget=deduce.DEEP_BUDGET, avoid=tuple(solution),
+                                 exclude=(index, solution[index]))
+            if other.complete or other.solutions:
+                _note(checker, "searched deep")
+                return not other.solutions
+            more = exact.other_solution(tuple(board), *self.shape(params),
+                                        exclude=(index, solution[index]))
+            if more is not None:
+                _note(checker, "cp-sat")
+                return not more
             return checker.at_most(board, 1)
         return self._at_most(params, board, solution, checker, max_solutions)
 

@@ -30,18 +30,19 @@ the plugin uses them.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .logic import value_bound
 
-#: Branching nodes of ``solve`` before it gives up (the exact MiniZinc check decides then).
+#: Branching nodes of ``solve`` before it gives up (the exact check decides then). The
+#: search counts nodes, never seconds, so the path that decides a removal is the same on
+#: any machine.
 DEFAULT_BUDGET = 1000
-#: Seconds a search may take whatever its budget (a node costs more on a larger board);
-#: past them it gives up like at the budget, and the exact check decides.
-SEARCH_SECONDS = 5.0
+#: The nodes of the second, deeper search isRemoveValid runs when the first gives up and no
+#: second solution turns up near the emptied square (chosen on 12x12: docs/performance.md).
+DEEP_BUDGET = 4000
 
 
 class Contradiction(Exception):
@@ -285,15 +286,14 @@ def candidates(board: Sequence[int], rows: int, cols: int) -> list[frozenset[int
 
 @lru_cache(maxsize=4096)
 def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
-          budget: int = DEFAULT_BUDGET, avoid: tuple[int, ...] | None = None,
+          budget: int | None = None, avoid: tuple[int, ...] | None = None,
           exclude: tuple[int, int] | None = None) -> Outcome:
     """Solutions of ``board`` (0 = empty) up to ``limit``, by the deductions and, where they
-    stall, at most ``budget`` branching nodes. ``avoid``, a known solution, is tried last
-    at every branch, so that another one turns up first. ``exclude = (cell, value)``: only
-    the solutions without that value in that empty cell. A search also stops after
-    ``SEARCH_SECONDS`` (not complete then: the answer is never a guess, only the path
-    that gives it depends on the machine's speed). Remembered: GenPuzzles asks about a
-    board again after speculating on it (tuples, hashable, only)."""
+    stall, at most ``budget`` branching nodes (None: ``DEFAULT_BUDGET``). ``avoid``, a
+    known solution, is tried last at every branch, so that another one turns up first.
+    ``exclude = (cell, value)``: only the solutions without that value in that empty cell.
+    Remembered: GenPuzzles asks about a board again after speculating on it (tuples,
+    hashable, only)."""
     n = rows * cols
     known, poss = initial(board, rows, cols)
     if exclude is not None:
@@ -302,7 +302,8 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
             poss[value] &= ~(1 << cell)
     found: list[tuple[int, ...]] = []
     nodes = 0
-    deadline = time.perf_counter() + SEARCH_SECONDS
+    if budget is None:
+        budget = DEFAULT_BUDGET
 
     def node(known: list[int], poss: list[int]) -> None:
         nonlocal nodes
@@ -319,7 +320,7 @@ def solve(board: tuple[int, ...], rows: int, cols: int, limit: int = 2,
             if len(found) >= limit:
                 raise _Stop
             return
-        if nodes >= budget or (nodes and time.perf_counter() > deadline):
+        if nodes >= budget:
             raise _Stop
         nodes += 1
         grow = _growth(rows, cols, known, poss)
