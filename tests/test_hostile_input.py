@@ -341,13 +341,13 @@ def test_resume_drops_only_our_own_cut_short_line(tmp):
 
 
 def test_all_checks_timing_out_is_flagged_and_warned(capsys, monkeypatch):
-    """A time limit too short for any check: Fillomino's own search gives up at once (no
-    time left), so its removals go to the solver's checks, which all time out; the record
+    """A time limit too short for any check: Fillomino's own searches give up at once (no
+    nodes, no CP-SAT work allowed), so its removals go to the solver's checks, which all time out; the record
     says minimal false and counts them, and stderr warns. Without the patch the plugin
     decides every removal itself and checks its random board in Python: no check at all,
     none timed out. A puzzle where every check timed out (nothing removed) gets its own
     warning."""
-    from puzzle_engine_plugins.fillomino import deduce
+    from puzzle_engine_plugins.fillomino import deduce, exact, local
     gen_args = ["gen", "fillomino", "--size", "5", "--seed", "1", "--format", "json",
                 "--time-limit", "0.000001", "--solver", "gecode"]
     code, out, err = run_main(gen_args)
@@ -355,7 +355,9 @@ def test_all_checks_timing_out_is_flagged_and_warned(capsys, monkeypatch):
     record = json.loads(out)
     assert record["minimal"] is True and record["unknown"] == 0 and record["solver_calls"] == 0
     assert "checker" not in record["removals"]
-    monkeypatch.setattr(deduce, "SEARCH_SECONDS", 0.0)
+    for module, name, nothing in ((deduce, "DEFAULT_BUDGET", 0), (deduce, "DEEP_BUDGET", 0),
+                                  (local, "NODES", 0), (exact, "DETERMINISTIC_LIMIT", 0.0)):
+        monkeypatch.setattr(module, name, nothing)
     deduce.solve.cache_clear()
     try:
         code, out, err = run_main(gen_args)
