@@ -14,6 +14,7 @@ from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PluginError
 from puzzle_engine.explain import Explainer, Fact
 from puzzle_engine.explain.ladder import COSTS, Rater, rate
+from puzzle_engine.explain.rating import rated_path, score, step_features
 from puzzle_engine.solving.backend import Backend
 
 SUDOKU_4 = "...4.32.....2.4."  # unique (gen sudoku --size 4 --seed 1)
@@ -127,3 +128,16 @@ def test_a_bad_group_weight_is_the_plugins_error(cpsat_engine, sudoku, monkeypat
     monkeypatch.setattr(sudoku, "constraint_groups", lambda params, instance: bad)
     with pytest.raises(PluginError, match="weight"):
         rate(Explainer(cpsat_engine, sudoku, params, (0,) * 16))
+
+
+def test_rules_in_one_group_get_no_technique_rating(cpsat_engine, sudoku, monkeypatch):
+    """A type that declares no groups (the rules are one group) cannot have its steps
+    classed: one group alone forces every value of a unique puzzle from the givens, so
+    every square would be a "full house" and every puzzle rated 1.0. The rating falls back
+    to the reason sizes instead."""
+    monkeypatch.setattr(sudoku, "constraint_groups", lambda params, instance: None)
+    ex = _explainer(cpsat_engine, sudoku, SUDOKU_4)
+    assert ex.names == ("the rules",) or list(ex.names) == ["the rules"]
+    result, feats = rated_path(ex)
+    assert result.solved and "effort_max" not in feats
+    assert score(feats) == score(step_features(result.steps, result.solved))

@@ -351,6 +351,13 @@ class Rater:
                     self._apply(s.facts)
 
 
+def classes(ex: Explainer) -> bool:
+    """Whether ``ex``'s steps can be classed: its rules must be cut into two groups or
+    more. One group alone ("the rules" of a type that declares none) forces every value of
+    a unique puzzle from the givens, so every step would be a free full house."""
+    return len(ex.names) > 1
+
+
 def rate(ex: Explainer) -> Ladder:
     """The rating's path of ``ex``'s puzzle from its current state (``ex`` unchanged)."""
     clone = copy.copy(ex)
