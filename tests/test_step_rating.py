@@ -141,3 +141,19 @@ def test_rules_in_one_group_get_no_technique_rating(cpsat_engine, sudoku, monkey
     result, feats = rated_path(ex)
     assert result.solved and "effort_max" not in feats
     assert score(feats) == score(step_features(result.steps, result.solved))
+
+
+@pytest.mark.parametrize("weight, kind", [(float("nan"), "box"), ("0.3", "box"), (0.3, 3)])
+def test_a_bad_weight_or_kind_is_refused_with_the_groups(cpsat_engine, sudoku, monkeypatch,
+                                                        weight, kind):
+    """Checked where the groups are read, so a hint (which walks no rating path) refuses
+    them too, and the one-line error names the group and the field."""
+    params = sudoku.check_params({"size": 4, "box": None, "choose": None})
+    good = sudoku.constraint_groups(params, (0,) * 16)
+    bad = ConstraintGroups((ConstraintGroup(good.groups[0].name, good.groups[0].constraint,
+                                            weight, kind), *good.groups[1:]), good.data)
+    monkeypatch.setattr(sudoku, "constraint_groups", lambda params, instance: bad)
+    field = "weight" if kind == "box" else "kind"
+    with pytest.raises(PluginError, match=f"{field} of '{good.groups[0].name}'") as err:
+        Explainer(cpsat_engine, sudoku, params, (0,) * 16)
+    assert "\n" not in str(err.value)
