@@ -13,7 +13,8 @@ from puzzle_engine.cli import app
 from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PluginError
 from puzzle_engine.explain import Explainer, Fact
-from puzzle_engine.explain.ladder import COSTS, Rater, rate
+from puzzle_engine.explain import ladder as ladder_module
+from puzzle_engine.explain.ladder import COSTS, Ladder, Rater, _forced_by, rate
 from puzzle_engine.explain.rating import rated_path, score, step_features
 from puzzle_engine.solving.backend import Backend
 
@@ -157,3 +158,55 @@ def test_a_bad_weight_or_kind_is_refused_with_the_groups(cpsat_engine, sudoku, m
     with pytest.raises(PluginError, match=f"{field} of '{good.groups[0].name}'") as err:
         Explainer(cpsat_engine, sudoku, params, (0,) * 16)
     assert "\n" not in str(err.value)
+
+
+# An expert puzzle of the rating table whose path takes eight classes of step (a chain,
+# hidden, naked and direct hidden subsets, intersections, singles, full houses).
+EIGHT_CLASSES = "..53..7........8.4....6...3.8.1.........596.....47...5......1.8..19..47.47..8..36"
+
+
+class _Taken(list):
+    """The path's steps, the last one taken at hand."""
+
+
+class _Checked(Rater):
+    """A rater that checks, before applying it, that each step follows from what its class
+    says: its groups, and only the facts the class allows (a new solver check each)."""
+
+    def _apply(self, facts) -> None:
+        step, ex = self.taken[-1], self.ex
+        assert step.facts == tuple(facts)
+        groups, value = frozenset(step.groups), step.facts[0].value
+        every = step.technique.removeprefix("direct ")
+        keep = (lambda f: f.equal) if every == "full house" else \
+            (lambda f: f.equal or f.value == value)
+        for fact in facts:
+            assert (ex.solution[fact.square] == fact.value) == fact.equal
+            assert not ex.known[fact.square] and fact.value in ex.domains[fact.square]
+            if every == "naked single":
+                assert ex.domains[fact.square] == {fact.value} and not groups
+                continue
+            assert len(groups) == {"full house": 1, "hidden single": 1, "intersection": 2,
+                                   "naked subset": 1, "hidden subset": 1}.get(every, len(groups))
+            assert len(groups) >= 3 or every not in ("fish", "chain")
+            if every in ("full house", "hidden single", "intersection", "fish"):
+                assert _forced_by(ex, groups, fact, keep), (step, fact)
+            else:  # any fact known now (a larger reason may use the square's own)
+                assert ex._forces(groups, fact, local=True) is not None, (step, fact)
+        if every == "intersection":  # its source holds none of the squares it changes
+            assert any(not {f.square for f in facts} & set(ex._scope[g]) for g in groups)
+        self.seen.add(step.technique)
+        super()._apply(facts)
+
+
+@pytest.mark.slow
+def test_every_step_of_the_rating_path_follows_from_its_class(cpsat_engine, sudoku, monkeypatch):
+    """Soundness of the classes: each step of a 9x9 expert path is forced by its groups and
+    the facts its class allows, is true in the solution, and changes the state."""
+    rater = _Checked(_explainer(cpsat_engine, sudoku, EIGHT_CLASSES))
+    rater.seen, rater.taken = set(), _Taken()
+    monkeypatch.setattr(ladder_module, "Ladder", lambda: Ladder(rater.taken))
+    path = rater.run()
+    assert path.solved and path.steps is rater.taken
+    assert rater.seen >= {"full house", "hidden single", "intersection", "naked single",
+                          "naked subset", "hidden subset", "direct hidden subset", "chain"}
