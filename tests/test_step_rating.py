@@ -210,3 +210,30 @@ def test_every_step_of_the_rating_path_follows_from_its_class(cpsat_engine, sudo
     assert path.solved and path.steps is rater.taken
     assert rater.seen >= {"full house", "hidden single", "intersection", "naked single",
                           "naked subset", "hidden subset", "direct hidden subset", "chain"}
+
+
+@pytest.mark.fast
+def test_the_unseen_figure_is_reproduced_from_the_committed_tables():
+    """docs/grading.md's rho 0.984 (SE) and 0.855 (QQWing) on puzzles 41-60 of each label
+    come from the committed tables by scripts/evaluate_step_rating.py --skip 40
+    --per-label 20 (its selection and reading, without the models it fits)."""
+    import importlib.util
+    from pathlib import Path
+
+    from scipy.stats import spearmanr
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("evaluate_step_rating",
+                                                  root / "scripts" / "evaluate_step_rating.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    data = root / script.DATA
+    only = script.chosen(data / "sudoku_rated_train.csv", 40, 20)
+    _, rows, *_, y, rating, scores, _ = script.read(
+        data / "sudoku_rated_train.features.csv", data / "sudoku_rated_train.steps.csv",
+        data / "sudoku_rated_train.effort.csv", only)
+    assert len(rows) == 80 and sorted(set(y)) == sorted(script.LABELS)
+    qq = [script.LABELS.index(label) for label in y]
+    assert round(spearmanr(scores, rating)[0], 3) == 0.984
+    assert round(spearmanr(scores, qq)[0], 3) == 0.855
+    docs = (root / "docs" / "grading.md").read_text()
+    assert "evaluate_step_rating.py --skip 40 --per-label 20" in docs
