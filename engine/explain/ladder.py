@@ -301,9 +301,14 @@ class Rater:
         return out
 
     def larger(self) -> list[Rated]:
-        """The explainer's smallest reason past two groups (subset-minimal)."""
+        """The explainer's smallest reason past two groups (subset-minimal), of any size:
+        the explainer's ``max_size`` bounds an explanation, not the rating."""
         ex = self.ex
-        steps, why = ex._fallback([x for x in range(self.n) if len(ex.domains[x]) > 1])
+        saved, ex.max_size = ex.max_size, None
+        try:
+            steps, why = ex._fallback([x for x in range(self.n) if len(ex.domains[x]) > 1])
+        finally:
+            ex.max_size = saved
         if not steps:
             self.stuck = why
             return []
