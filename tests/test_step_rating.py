@@ -138,7 +138,7 @@ def test_rules_in_one_group_get_no_technique_rating(cpsat_engine, sudoku, monkey
     to the reason sizes instead."""
     monkeypatch.setattr(sudoku, "constraint_groups", lambda params, instance: None)
     ex = _explainer(cpsat_engine, sudoku, SUDOKU_4)
-    assert ex.names == ("the rules",) or list(ex.names) == ["the rules"]
+    assert list(ex.names) == ["the rules"]
     result, feats = rated_path(ex)
     assert result.solved and "effort_max" not in feats
     assert score(feats) == score(step_features(result.steps, result.solved))
@@ -163,10 +163,6 @@ def test_a_bad_weight_or_kind_is_refused_with_the_groups(cpsat_engine, sudoku, m
 # An expert puzzle of the rating table whose path takes eight classes of step (a chain,
 # hidden, naked and direct hidden subsets, intersections, singles, full houses).
 EIGHT_CLASSES = "..53..7........8.4....6...3.8.1.........596.....47...5......1.8..19..47.47..8..36"
-
-
-class _Taken(list):
-    """The path's steps, the last one taken at hand."""
 
 
 class _Checked(Rater):
@@ -207,7 +203,7 @@ def test_every_step_of_the_rating_path_follows_from_its_class(cpsat_engine, sudo
     explanation, not the rating."""
     parsed = sudoku.parse({"size": None, "box": None, "choose": None}, EIGHT_CLASSES)
     rater = _Checked(Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance, max_size=2))
-    rater.seen, rater.taken = set(), _Taken()
+    rater.seen, rater.taken = set(), []  # the path's steps: the last is the one applied
     monkeypatch.setattr(ladder_module, "Ladder", lambda: Ladder(rater.taken))
     path = rater.run()
     assert path.solved and path.steps is rater.taken
