@@ -44,7 +44,7 @@ COSTS = {
     "intersection": 2.6,           # two groups, one value
     "naked subset": 3.0,           # + 0.6 per square past 2 (pair 3.0, triple 3.6)
     "hidden subset": 3.4,          # + 0.6 per value past 2 (pair 3.4, triple 4.0)
-    "fish": 3.2,                   # one value, 4 or more groups: + 0.3 per group past 4
+    "fish": 3.2,                   # one value, 3 or more groups: + 0.3 per group past 4
     "chain": 4.2,                  # several values, 3 or more groups: + 0.3 per group past 4
 }
 SUBSET_STEP = 0.6
