@@ -16,9 +16,8 @@ model: the explainer states them as assumptions, like every later deduction.
 """
 from __future__ import annotations
 
-import math
-
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
