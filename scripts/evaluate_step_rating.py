@@ -3,6 +3,7 @@ level model that uses it. Prints Markdown for docs/grading.md.
 
     .venv/bin/python scripts/evaluate_step_rating.py            # figures only
     .venv/bin/python scripts/evaluate_step_rating.py --save     # and write the level model
+    .venv/bin/python scripts/evaluate_step_rating.py --skip 40 --per-label 20  # puzzles 41-60
 
 It joins the grader's feature table (plugins/sudoku/data/sudoku_rated_train.features.csv,
 from 'puzzle-engine train'), the step table (…steps.csv, from scripts/sudoku_step_table.py)
@@ -42,7 +43,19 @@ def ladder_of(text: str, solved: bool) -> Ladder:
     return Ladder(steps, solved)
 
 
-def read(features: Path, steps: Path, effort: Path):
+def chosen(data: Path, skip: int, per_label: int | None) -> set[str]:
+    """The puzzles ``skip`` to ``skip + per_label`` (0-based) of each label of ``data``, as
+    scripts/sudoku_step_table.py takes them (all of them when ``per_label`` is None)."""
+    taken: dict[str, int] = {}
+    out = set()
+    for r in csv.DictReader(data.open()):
+        k = taken[r["label"]] = taken.get(r["label"], -1) + 1
+        if skip <= k and (per_label is None or k < skip + per_label):
+            out.add(r["puzzle"])
+    return out
+
+
+def read(features: Path, steps: Path, effort: Path, only: set[str] | None = None):
     lines = features.read_text().splitlines()
     head = lines[0]
     table = {r["puzzle"]: r for r in csv.DictReader(lines[1:])}
@@ -50,7 +63,8 @@ def read(features: Path, steps: Path, effort: Path):
     ladders = {r["puzzle"]: r for r in csv.DictReader(effort.open())}
     rows, seen = [], set()
     for r in csv.DictReader(steps.open()):  # the first row of a puzzle (two runs may overlap)
-        if r["puzzle"] in table and r["puzzle"] in ladders and r["puzzle"] not in seen:
+        if r["puzzle"] in table and r["puzzle"] in ladders and r["puzzle"] not in seen \
+                and (only is None or r["puzzle"] in only):
             seen.add(r["puzzle"])
             rows.append(r)
     G = np.array([[float(table[r["puzzle"]][n]) for n in names] for r in rows])
@@ -95,10 +109,14 @@ def main() -> None:
     ap.add_argument("--features", type=Path, default=DATA / "sudoku_rated_train.features.csv")
     ap.add_argument("--steps", type=Path, default=DATA / "sudoku_rated_train.steps.csv")
     ap.add_argument("--effort", type=Path, default=DATA / "sudoku_rated_train.effort.csv")
+    ap.add_argument("--data", type=Path, default=DATA / "sudoku_rated_train.csv")
+    ap.add_argument("--skip", type=int, default=0, help="start at this puzzle of each label")
+    ap.add_argument("--per-label", type=int, help="this many puzzles of each label (default: all)")
     ap.add_argument("--save", type=Path, nargs="?", const=Path("plugins/sudoku/grading/sudoku-9x9-steps.skops"))
     args = ap.parse_args()
+    only = chosen(args.data, args.skip, args.per_label) if args.skip or args.per_label else None
     head, rows, names, G, step_names, S, y, rating, scores, old = read(args.features, args.steps,
-                                                                        args.effort)
+                                                                        args.effort, only)
     qq = np.array([LABELS.index(label) for label in y], float)
     counts = ", ".join(f"{label} {int(np.sum(y == label))}" for label in LABELS)
     print(f"{len(y)} puzzles ({counts})\n")

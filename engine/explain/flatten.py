@@ -17,6 +17,7 @@ model: the explainer states them as assumptions, like every later deduction.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,14 @@ def groups_of(ptype, params, instance) -> ConstraintGroups | None:
                 and isinstance(g.constraint, str) and g.constraint.strip()
                 and "\n" not in g.constraint for g in value.groups)):
         raise calls.bad_result("constraint_groups", ptype, value, wanted)
+    for g in value.groups:  # the step rating's (``ladder``): a finite weight from 0, a kind
+        w = g.weight
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0:
+            raise calls.bad_result("constraint_groups", ptype, w,
+                                   f"a finite number from 0 as the weight of {g.name!r}")
+        if not isinstance(g.kind, str):
+            raise calls.bad_result("constraint_groups", ptype, g.kind,
+                                   f"a string as the kind of {g.name!r}")
     return value
 
 

@@ -28,12 +28,10 @@ follow at once is *direct*, and cheaper. The rating is the cost of the hardest s
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .. import calls
 from .explainer import Explainer, Fact
 
 #: The cost of each class of step, before the weight of its group.
@@ -46,7 +44,7 @@ COSTS = {
     "intersection": 2.6,           # two groups, one value
     "naked subset": 3.0,           # + 0.6 per square past 2 (pair 3.0, triple 3.6)
     "hidden subset": 3.4,          # + 0.6 per value past 2 (pair 3.4, triple 4.0)
-    "fish": 3.2,                   # one value, 4 or more groups: + 0.3 per group past 4
+    "fish": 3.2,                   # one value, 3 or more groups: + 0.3 per group past 4
     "chain": 4.2,                  # several values, 3 or more groups: + 0.3 per group past 4
 }
 SUBSET_STEP = 0.6
@@ -85,12 +83,7 @@ class Ladder:
 
 
 def weights(ex: Explainer) -> tuple[tuple[float, str], ...]:
-    """The groups' weights and kinds, checked (a finite number from 0; a string)."""
-    for w, kind in ex.kinds:
-        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) \
-                or w < 0 or not isinstance(kind, str):
-            raise calls.bad_result("constraint_groups", ex.ptype, (w, kind),
-                                   "ConstraintGroup.weight a finite number from 0, .kind a string")
+    """The groups' weights and kinds (checked where the groups are read, ``groups_of``)."""
     return ex.kinds
 
 
@@ -308,9 +301,14 @@ class Rater:
         return out
 
     def larger(self) -> list[Rated]:
-        """The explainer's smallest reason past two groups (subset-minimal)."""
+        """The explainer's smallest reason past two groups (subset-minimal), of any size:
+        the explainer's ``max_size`` bounds an explanation, not the rating."""
         ex = self.ex
-        steps, why = ex._fallback([x for x in range(self.n) if len(ex.domains[x]) > 1])
+        saved, ex.max_size = ex.max_size, None
+        try:
+            steps, why = ex._fallback([x for x in range(self.n) if len(ex.domains[x]) > 1])
+        finally:
+            ex.max_size = saved
         if not steps:
             self.stuck = why
             return []
@@ -349,6 +347,13 @@ class Rater:
                     taken.update(s.facts)
                     out.steps.append(s)
                     self._apply(s.facts)
+
+
+def classes(ex: Explainer) -> bool:
+    """Whether ``ex``'s steps can be classed: its rules must be cut into two groups or
+    more. One group alone ("the rules" of a type that declares none) forces every value of
+    a unique puzzle from the givens, so every step would be a free full house."""
+    return len(ex.names) > 1
 
 
 def rate(ex: Explainer) -> Ladder:

@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Sequence
 
 from .explainer import Explainer, Explanation, Step
-from .ladder import Ladder, rate
+from .ladder import Ladder, classes, rate
 
 #: Sizes for the counts "steps whose reason has more than k groups".
 ABOVE = (0, 1, 2, 3, 5)
@@ -38,8 +38,9 @@ def step_features(steps: Sequence[Step], solved: bool = True, ladder: Ladder | N
 
 def rated_path(ex: Explainer, reasons: bool = False, **run) -> tuple[Explanation, dict[str, float]]:
     """Run ``ex`` (``Explainer.run``) and rate its puzzle: the explanation, and its
-    features with the rating's path's (made first, from the same state)."""
-    ladder = rate(ex)
+    features with the rating's path's (made first, from the same state; none when the
+    type's rules are one group, ``ladder.classes``)."""
+    ladder = rate(ex) if classes(ex) else None
     result = ex.run(reasons=reasons, **run)
     return result, step_features(result.steps, result.solved, ladder)
 
