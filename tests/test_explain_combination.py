@@ -163,7 +163,12 @@ def test_cli_needs_search_and_bad_input():
 
 @pytest.mark.parametrize("bad", [
     "r1c1", ExplanationBoard({}, ()), ExplanationBoard({9: 0}, ("a",) * 6),
-    ExplanationBoard({0: "wall"}, ("a",) * 6), ExplanationBoard({}, ("a",) * 6, {"x": "y"})])
+    ExplanationBoard({0: "wall"}, ("a",) * 6), ExplanationBoard({}, ("a",) * 6, {"x": "y"}),
+    # data that is no MiniZinc data (was "internal error: TypeError ... not JSON
+    # serializable"), a name on two lines (was a step printed on two lines)
+    ExplanationBoard({}, ("a",) * 6, {}, {"w": object()}),
+    ExplanationBoard({}, ("a",) * 5 + ("r2c3\nsecond line",)),
+    ExplanationBoard({}, ("a",) * 6, {1: "rook\ta"})])
 def test_a_bad_explanation_board_is_the_plugins_error(cpsat_engine, combination, monkeypatch,
                                                       bad):
     monkeypatch.setattr(combination, "explanation_board", lambda params, instance: bad)
