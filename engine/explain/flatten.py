@@ -17,7 +17,7 @@ model: the explainer states them as assumptions, like every later deduction.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -150,8 +150,3 @@ def _group_line(item: cpsat.Item, group_file: str) -> int | None:
                 return int(first[1]) - 1
             return None
     return None
-
-
-def squares_data(engine, ptype, params, board: Sequence[int]) -> dict[str, Any]:
-    """The data of ``board`` without its givens (the type's checker data)."""
-    return engine.checker_data(ptype, params, tuple(board))
