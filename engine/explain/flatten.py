@@ -69,10 +69,12 @@ def groups_of(ptype, params, instance) -> ConstraintGroups | None:
     value = calls.call(ptype, "constraint_groups", params=params, instance=instance)
     if value is None:
         return None
-    wanted = "ConstraintGroups(groups, data) of ConstraintGroup(name, MiniZinc constraint)"
+    wanted = ("ConstraintGroups(groups, data) of ConstraintGroup(name, MiniZinc constraint), "
+              "the name printable text on one line")
     if not (isinstance(value, ConstraintGroups) and isinstance(value.data, Mapping)
             and isinstance(value.groups, (tuple, list)) and value.groups and all(
                 isinstance(g, ConstraintGroup) and isinstance(g.name, str) and g.name
+                and g.name.isprintable()
                 and isinstance(g.constraint, str) and g.constraint.strip()
                 and "\n" not in g.constraint for g in value.groups)):
         raise calls.bad_result("constraint_groups", ptype, value, wanted)
