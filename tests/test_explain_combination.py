@@ -188,3 +188,18 @@ def test_a_board_of_the_wrong_size_is_one_line(cpsat_engine, combination, monkey
     parsed = _parse(combination, LEVEL)
     with pytest.raises(PuzzleInputError, match="the puzzle has 5 squares, the model 6"):
         Explainer(cpsat_engine, combination, parsed.params, parsed.instance)
+
+
+def test_a_file_of_another_type_is_one_line_naming_the_file(tmp_path):
+    """A Sudoku grid (or its record) given to ``hint combination``: exit 2, one line that
+    names the file (the grid's error named no file)."""
+    grid = tmp_path / "sudoku.txt"
+    grid.write_text(". . | . 4\n. 3 | 2 .\n----+----\n. . | . .\n2 . | 4 .\n")
+    record = tmp_path / "sudoku.jsonl"
+    record.write_text('{"type": "sudoku", "params": {"size": 4}, "grid": [[0, 0, 0, 4], '
+                      '[0, 3, 2, 0], [0, 0, 0, 0], [2, 0, 4, 0]]}\n')
+    for path, says in ((grid, "piece type 1"), (record, "a 'sudoku' puzzle, not 'combination'")):
+        out = _cli("hint", "combination", str(path))
+        assert out.returncode == 2 and out.stdout == "", (out.stdout, out.exception)
+        assert out.stderr.count("\n") == 1 and f"{path}" in out.stderr and says in out.stderr, \
+            out.stderr
