@@ -111,3 +111,15 @@ def test_python_m_puzzle_engine_is_the_command():
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip().splitlines() == [
         "puzzle-engine: error: no such command 'bogus' (see 'puzzle-engine --help')"]
+
+
+@pytest.mark.fast
+def test_the_parsers_message_is_the_one_the_user_guide_shows():
+    """A bad option value is the command line parser's message, which depends on typer's
+    version (pinned below 0.29): the user guide showed 0.29's pydantic wording."""
+    from pathlib import Path
+    guide = (Path(__file__).parent.parent / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    lines = guide.splitlines()
+    shown = lines[lines.index("$ puzzle-engine gen sudoku --seed abc") + 1]
+    proc = command("gen", "sudoku", "--seed", "abc")
+    assert proc.returncode == 2 and proc.stderr.strip() == shown
