@@ -381,7 +381,9 @@ class Emptying:
         """Whether the full ``board`` from ``random_solution`` keeps the rules, decided by
         the type itself: ``True``, ``False`` (the engine reports the plugin's bug), or
         ``None`` to let the engine check it with one solve of the model (the default). A
-        type whose rules are cheap to check in Python saves that solver call per puzzle."""
+        type whose rules are cheap to check in Python saves that solver call in a puzzle that
+        needs no other: once the solver has run for the puzzle, the engine confirms a ``True``
+        with one solve (a wrong ``True`` is the plugin's bug, never an unsolvable puzzle)."""
         return None
 
     def choose_square(self, params: Mapping[str, Any], board: Any, candidates: frozenset[int],

@@ -57,13 +57,15 @@ def load_puzzles(ptype: PuzzleType, raw: dict[str, Any], source: str) -> Iterato
         return
     try:
         parsed = parse(ptype, raw, text)
-    except PuzzleInputError:
+    except PuzzleInputError as exc:
         if literal and _path_is(source, Path.is_dir):
             raise PuzzleInputError(f"{source} is a folder, not a puzzle file") from None
         if literal and looks_like_path(source):
             raise PuzzleInputError(f"no such file: {source}") from None
         if line_error is not None:
             raise line_error from None
+        if not literal:  # name the file (or stdin) the grid came from
+            raise PuzzleInputError(f"{name}: {exc}") from None
         raise
     yield parsed
 

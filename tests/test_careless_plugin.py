@@ -49,6 +49,16 @@ class Custom:
         return self.fn.__name__
 
 
+class With:
+    """``behaviour`` for the row's method, and ``others`` (method -> behaviour) for more."""
+
+    def __init__(self, behaviour, **others):
+        self.behaviour, self.others = behaviour, others
+
+    def __repr__(self):
+        return f"{self.behaviour!r} with {self.others!r}"
+
+
 def structure_fails_once_emptied(self, params, board):
     if 0 in board:
         raise ValueError("careless bug")
@@ -85,6 +95,11 @@ ROWS = {  # id -> (method, behaviour, fragments of the error)
                                says("random_solution", "raised TypeError: careless bug")),
     "verify_solution-false": ("verify_solution", False,
                               says("random_solution", "the type's verify_solution refutes it")),
+    # True for a board that breaks the rules: the solver, run for the puzzle anyway, refutes
+    # it (it emitted a puzzle without a solution, exit 0)
+    "verify_solution-lies": ("verify_solution", With(True, random_solution=(1,) * N),
+                             says("verify_solution", "returned True for a board from "
+                                  "random_solution that the solver refutes")),
     "verify_solution-yes": ("verify_solution", "yes",
                             says("verify_solution", "returned 'yes', not True, False or None")),
     "verify_solution-one": ("verify_solution", 1, says("verify_solution", "returned 1, not True")),
@@ -138,14 +153,20 @@ ROWS = {  # id -> (method, behaviour, fragments of the error)
 
 def careless(method, behaviour):
     """A plugin 'careless' whose toy Latin-square type's ``method`` answers ``behaviour``."""
-    def answer(self, *args, **kwargs):
-        if isinstance(behaviour, Raise):
-            raise behaviour.exc
-        if isinstance(behaviour, Custom):
-            return behaviour.fn(self, *args, **kwargs)
-        return behaviour
+    def answering(behaviour):
+        def answer(self, *args, **kwargs):
+            if isinstance(behaviour, Raise):
+                raise behaviour.exc
+            if isinstance(behaviour, Custom):
+                return behaviour.fn(self, *args, **kwargs)
+            return behaviour
+        return answer
 
-    careless_type = type("CarelessLatin", (ToyLatinType,), {method: answer})
+    methods = {}
+    if isinstance(behaviour, With):
+        methods = {name: answering(b) for name, b in behaviour.others.items()}
+        behaviour = behaviour.behaviour
+    careless_type = type("CarelessLatin", (ToyLatinType,), {**methods, method: answering(behaviour)})
 
     class Careless:
         PUZZLE_ENGINE_CONTRACT = 2
@@ -215,6 +236,7 @@ CLI_ROWS = {
     "is_remove_valid-raises-lines": GEN,
     "random_solution-str": GEN,
     "verify_solution-false": GEN,
+    "verify_solution-lies": GEN,
     "to_data-list": GEN,
     "to_data-missing": GEN,
     "transformations-draw": GEN,

@@ -12,7 +12,7 @@ from importlib.resources import files
 import pytest
 from typer.testing import CliRunner
 
-from puzzle_engine import ConstraintGroups
+from puzzle_engine import ConstraintGroup, ConstraintGroups
 from puzzle_engine.cli import app
 from puzzle_engine.errors import PluginError
 from puzzle_engine.engine import Engine
@@ -191,7 +191,10 @@ def test_without_groups_the_model_is_one_group(cpsat_engine, host, monkeypatch):
 
 
 @pytest.mark.fast
-@pytest.mark.parametrize("bad", ["row 1", ConstraintGroups(()), ConstraintGroups(("x",))])
+@pytest.mark.parametrize("bad", [
+    "row 1", ConstraintGroups(()), ConstraintGroups(("x",)),
+    # a name on two lines printed a step's reason over two lines
+    ConstraintGroups((ConstraintGroup("row 1\nand more", "true"),))])
 def test_a_bad_groups_value_is_the_plugins_error(host, monkeypatch, bad):
     sudoku = host.get_type("sudoku")
     monkeypatch.setattr(sudoku, "constraint_groups", lambda params, instance: bad)

@@ -163,7 +163,12 @@ def test_cli_needs_search_and_bad_input():
 
 @pytest.mark.parametrize("bad", [
     "r1c1", ExplanationBoard({}, ()), ExplanationBoard({9: 0}, ("a",) * 6),
-    ExplanationBoard({0: "wall"}, ("a",) * 6), ExplanationBoard({}, ("a",) * 6, {"x": "y"})])
+    ExplanationBoard({0: "wall"}, ("a",) * 6), ExplanationBoard({}, ("a",) * 6, {"x": "y"}),
+    # data that is no MiniZinc data (was "internal error: TypeError ... not JSON
+    # serializable"), a name on two lines (was a step printed on two lines)
+    ExplanationBoard({}, ("a",) * 6, {}, {"w": object()}),
+    ExplanationBoard({}, ("a",) * 5 + ("r2c3\nsecond line",)),
+    ExplanationBoard({}, ("a",) * 6, {1: "rook\ta"})])
 def test_a_bad_explanation_board_is_the_plugins_error(cpsat_engine, combination, monkeypatch,
                                                       bad):
     monkeypatch.setattr(combination, "explanation_board", lambda params, instance: bad)
@@ -183,3 +188,18 @@ def test_a_board_of_the_wrong_size_is_one_line(cpsat_engine, combination, monkey
     parsed = _parse(combination, LEVEL)
     with pytest.raises(PuzzleInputError, match="the puzzle has 5 squares, the model 6"):
         Explainer(cpsat_engine, combination, parsed.params, parsed.instance)
+
+
+def test_a_file_of_another_type_is_one_line_naming_the_file(tmp_path):
+    """A Sudoku grid (or its record) given to ``hint combination``: exit 2, one line that
+    names the file (the grid's error named no file)."""
+    grid = tmp_path / "sudoku.txt"
+    grid.write_text(". . | . 4\n. 3 | 2 .\n----+----\n. . | . .\n2 . | 4 .\n")
+    record = tmp_path / "sudoku.jsonl"
+    record.write_text('{"type": "sudoku", "params": {"size": 4}, "grid": [[0, 0, 0, 4], '
+                      '[0, 3, 2, 0], [0, 0, 0, 0], [2, 0, 4, 0]]}\n')
+    for path, says in ((grid, "piece type 1"), (record, "a 'sudoku' puzzle, not 'combination'")):
+        out = _cli("hint", "combination", str(path))
+        assert out.returncode == 2 and out.stdout == "", (out.stdout, out.exception)
+        assert out.stderr.count("\n") == 1 and f"{path}" in out.stderr and says in out.stderr, \
+            out.stderr

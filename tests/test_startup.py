@@ -96,3 +96,30 @@ def test_commands_run_one_after_another_in_one_process():
     lines = [ln for ln in proc.stderr.splitlines() if ln.split()[0] in ("exit", "only", "commands")]
     assert lines == ["exit 0"] * 4 + ["only None", f"commands {len(cli.COMMANDS) - 1}"], \
         proc.stderr
+
+
+@pytest.mark.fast
+def test_python_m_puzzle_engine_is_the_command():
+    """``python -m puzzle_engine`` runs the command, lazily too, with the same name in its
+    messages (it was "No module named puzzle_engine.__main__")."""
+    run = lambda *args: subprocess.run([sys.executable, "-m", "puzzle_engine", *args],
+                                       capture_output=True, text=True, timeout=120)
+    proc = run("check", "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert "Usage: puzzle-engine check" in " ".join(proc.stdout.split())
+    proc = run("bogus")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [
+        "puzzle-engine: error: no such command 'bogus' (see 'puzzle-engine --help')"]
+
+
+@pytest.mark.fast
+def test_the_parsers_message_is_the_one_the_user_guide_shows():
+    """A bad option value is the command line parser's message, which depends on typer's
+    version (pinned below 0.29): the user guide showed 0.29's pydantic wording."""
+    from pathlib import Path
+    guide = (Path(__file__).parent.parent / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    lines = guide.splitlines()
+    shown = lines[lines.index("$ puzzle-engine gen sudoku --seed abc") + 1]
+    proc = command("gen", "sudoku", "--seed", "abc")
+    assert proc.returncode == 2 and proc.stderr.strip() == shown

@@ -8,6 +8,7 @@ flattened from its checker data (no givens: they are facts, stated as assumption
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,8 +18,9 @@ from ..hookspecs import Emptying, PuzzleType
 from ..types import ExplanationBoard
 
 WANTED = ("ExplanationBoard(known, squares, values, data): known a mapping of positions to "
-          "integer values, squares a tuple of names, values a mapping of integers to names, "
-          "data a mapping or None")
+          "integer values, squares a tuple of names, values a mapping of integers to names "
+          "(names of printable characters, on one line), data a mapping of MiniZinc data "
+          "or None")
 
 
 def offers_board(ptype) -> bool:
@@ -65,15 +67,28 @@ def board_of(engine, ptype, params, instance) -> ExplanationBoard:
 def _well_formed(value: Any) -> bool:
     def whole(v):
         return isinstance(v, int) and not isinstance(v, bool)
+
+    def name(s):  # printed in a step's one line
+        return isinstance(s, str) and s and s.isprintable()
     return (isinstance(value, ExplanationBoard)
             and isinstance(value.known, Mapping)
             and all(whole(x) and whole(v) for x, v in value.known.items())
             and isinstance(value.squares, (tuple, list)) and value.squares
-            and all(isinstance(s, str) and s for s in value.squares)
+            and all(name(s) for s in value.squares)
             and isinstance(value.values, Mapping)
-            and all(whole(v) and isinstance(s, str) and s for v, s in value.values.items())
+            and all(whole(v) and name(s) for v, s in value.values.items())
             and (value.data is None or (isinstance(value.data, Mapping)
-                                        and all(isinstance(k, str) for k in value.data))))
+                                        and all(isinstance(k, str) for k in value.data)
+                                        and _plain(value.data))))
+
+
+def _plain(data: Mapping) -> bool:
+    """Whether ``data`` is plain JSON values (what MiniZinc's data can be)."""
+    try:
+        json.dumps(dict(data), allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def _flat_board(engine, ptype, params, board: tuple[int, ...]) -> ExplanationBoard:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,10 +70,12 @@ def groups_of(ptype, params, instance) -> ConstraintGroups | None:
     value = calls.call(ptype, "constraint_groups", params=params, instance=instance)
     if value is None:
         return None
-    wanted = "ConstraintGroups(groups, data) of ConstraintGroup(name, MiniZinc constraint)"
+    wanted = ("ConstraintGroups(groups, data) of ConstraintGroup(name, MiniZinc constraint), "
+              "the name printable text on one line")
     if not (isinstance(value, ConstraintGroups) and isinstance(value.data, Mapping)
             and isinstance(value.groups, (tuple, list)) and value.groups and all(
                 isinstance(g, ConstraintGroup) and isinstance(g.name, str) and g.name
+                and g.name.isprintable()
                 and isinstance(g.constraint, str) and g.constraint.strip()
                 and "\n" not in g.constraint for g in value.groups)):
         raise calls.bad_result("constraint_groups", ptype, value, wanted)
@@ -159,8 +161,3 @@ def _group_line(item: cpsat.Item, group_file: str) -> int | None:
                 return int(first[1]) - 1
             return None
     return None
-
-
-def squares_data(engine, ptype, params, board: Sequence[int]) -> dict[str, Any]:
-    """The data of ``board`` without its givens (the type's checker data)."""
-    return engine.checker_data(ptype, params, tuple(board))

@@ -222,6 +222,7 @@ class _Run:
         self.engine = engine
         self.fixed: frozenset[int] = frozenset()
         self.unverified = False  # the random solution's verification timed out
+        self.vouched = False  # the type's verify_solution said True (``_confirm``)
         self.removals: dict[str, dict[str, int]] = {}  # decided removals by path (``_tally``)
 
     def _choose(self, ptype, params, board, tested, n, rng, full) -> int:
@@ -457,6 +458,8 @@ class _Run:
                                                 accept)
             finally:
                 checker.close()
+            if self.vouched and engine.backend.calls > calls0:
+                self._confirm(ptype, params, full, checker)
             # The type may refuse the finished puzzle: then the next draw of ``rng``.
             if calls.flag(ptype, "accept_puzzle", params=params, instance=tuple(board),
                           solution=full):
@@ -506,10 +509,11 @@ class _Run:
             if verdict is False:
                 raise calls.bad_result("random_solution", ptype, full, "a board that keeps "
                                        "the rules (the type's verify_solution refutes it)")
+            self.vouched = verdict is True
             if verdict is True:
                 self.unverified = False
                 return full
-            run = engine.compiled(ptype, engine.checker_data(ptype, params, full)).run(full)
+            run = self._solve_full(ptype, params, full)
             if run.complete and run.found == 0:
                 raise calls.bad_result("random_solution", ptype, full,
                                        "a board that keeps the rules (the solver refutes it)")
@@ -517,3 +521,19 @@ class _Run:
             return full
         raise PluginError(f"random_solution ({calls.owner(ptype)}) refused {MAX_DRAWS} draws "
                           "in a row")
+
+    def _solve_full(self, ptype, params, full):
+        """One run of the check model with every square of ``full`` given."""
+        return self.engine.compiled(ptype, self.engine.checker_data(ptype, params, full)).run(full)
+
+    def _confirm(self, ptype, params, full, checker) -> None:
+        """The full board the type's ``verify_solution`` vouched for, confirmed by one solve
+        once the solver has run for this puzzle anyway: a type that vouches for a board
+        breaking its rules is a plugin error, never a puzzle without a solution. A puzzle
+        whose every removal the type decided itself (no solver call) keeps no solver call:
+        the engine trusts the type there as it trusts its ``is_remove_valid``."""
+        run = self._solve_full(ptype, params, full)
+        if run.complete and run.found == 0:
+            raise PluginError(f"verify_solution ({calls.owner(ptype)}) returned True for a "
+                              "board from random_solution that the solver refutes")
+        checker.unknown += not run.complete
