@@ -149,10 +149,6 @@ def test_fillomino_whole_path_names_groups_on_each_square(fillomino_path):
             assert any(step.fact.square in ex._scope[g] for g in step.groups), step
 
 
-@pytest.mark.xfail(strict=True, reason="known unsound: MiniZinc turns a group's constraint "
-                   "on one variable into that variable's domain, always on (Fillomino's "
-                   "`dir[c] != k` off the board, `root_row[c] <= i`, r1c1's fixed root), so "
-                   "a reason may lean on a group it does not name; see docs/grading.md")
 def test_fillomino_every_step_is_forced_by_its_own_groups(engines, fillomino_path):
     fillomino, parsed, _, result = fillomino_path
     for step in result.steps:

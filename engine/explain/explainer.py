@@ -112,8 +112,10 @@ class Explainer:
         for g in range(len(self.names)):
             names = set().union(*(flat.refs[k] for k in self._items.get(g, [])))
             self._vars[g] = names
-            self._scope[g] = tuple(sorted(square_of[v] for v in names if v in square_of))
-        self._adjacent = {g: {h for h in self._vars if h != g and self._reach(g) & self._reach(h)}
+        reach = {g: self._reach(g) for g in self._vars}
+        for g in self._vars:  # the squares a group constrains, through the Booleans it uses
+            self._scope[g] = tuple(sorted(square_of[v] for v in reach[g] if v in square_of))
+        self._adjacent = {g: {h for h in self._vars if h != g and reach[g] & reach[h]}
                           for g in self._vars}
         self._models: dict[frozenset[int], GroupModel] = {}
         self._implied: dict[Any, list[tuple[int, int]]] = {}
