@@ -30,7 +30,8 @@ class _Grouped(cpsat.Translation):
         self._by_item = {id(flat.items[k]): flat.group_of.get(k) for k in constraints}
         self._guards = flat.guards
         # The items that name their group's indicator (all of a group's, from flatten).
-        self._guarded = {id(flat.items[k]) for k in constraints if flat.uses[k] & flat.guards.keys()}
+        self._guarded = {id(flat.items[k]): flat.uses[k] & flat.guards.keys() for k in constraints
+                         if flat.uses[k] & flat.guards.keys()}
         self._indicators: dict[int, Any] = {}
         self._values: dict[int, dict[int, Any]] = {}
         needed = {flat.squares[x] for x in squares}
@@ -46,13 +47,13 @@ class _Grouped(cpsat.Translation):
         return self._indicators[group]
 
     def _var(self, item: cpsat.Item) -> None:
-        if item.name in self._guards:  # a group's indicator: on when asked, or always
-            g = self._guards[item.name]
-            self.env[item.name] = self._indicator(g) if self._switchable else True
-            return
-        super()._var(item)
+        if item.name not in self._guards:  # a group's indicator: made by its first item
+            super()._var(item)
 
     def _constraint(self, item: cpsat.Item) -> None:
+        for name in self._guarded.get(id(item), ()):  # on when asked, or always
+            if name not in self.env:  # (made here, in the order of the model's items)
+                self.env[name] = self._indicator(self._guards[name]) if self._switchable else True
         if item.name in ("fzn_all_different_int_imp", "fzn_all_different_int_reif"):
             xs, b = self.resolve(item.value[0]), self.resolve(item.value[1])
             if b is not False:
