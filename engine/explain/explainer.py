@@ -44,8 +44,8 @@ from .model import GroupModel
 
 
 #: The fallback asks the groups within these many steps of a square first (then all),
-#: while they are at most a third of all the groups (on a 9x9 Fillomino; a Sudoku unit's
-#: neighbours are most of the board, and there the whole model's core is the better start).
+#: while they are at most a third of all the groups (on a large board of cell groups; where
+#: a group's neighbours are most of the board, the whole model's core is the better start).
 NEAR = (1, 2, 3)
 
 

@@ -14,7 +14,7 @@ background too, so that a definition shared by two groups never switches off wit
 Each group is compiled as ``PE_GROUP_<g> -> (its constraint)``, with ``PE_GROUP_<g>`` a
 Boolean of its own that the explainer assumes true or false (Demystify's indicators). Had
 the group been compiled on its own, MiniZinc would fold what it says of one variable into
-that variable's domain (Fillomino's ``dir[c] != k`` off the board, ``root_row[c] <= i``),
+that variable's domain (a cell's ``dir[c] != k`` off the board, ``root_row[c] <= i``),
 which then holds whether the group is on or not, and a reason could lean on a group it
 does not name. Under its indicator nothing of a group is at the root, so nothing is
 folded: every item of a group is a reified relation (defining an introduced Boolean) and
