@@ -188,7 +188,8 @@ class _Checked(Rater):
             if every in ("full house", "hidden single", "intersection", "fish"):
                 assert _forced_by(ex, groups, fact, keep), (step, fact)
             else:  # any fact known now (a larger reason may use the square's own)
-                assert ex._forces(groups, fact, local=True) is not None, (step, fact)
+                alone = ex._model(groups, keep=False)  # the model of these groups alone
+                assert ex._forces(groups, fact, within=alone) is not None, (step, fact)
         if every == "intersection":  # its source holds none of the squares it changes
             assert any(not {f.square for f in facts} & set(ex._scope[g]) for g in groups)
         self.seen.add(step.technique)
