@@ -2,6 +2,10 @@
 
     .venv/bin/python benchmarks/bench_explain.py                     # 50 puzzles per label
     .venv/bin/python benchmarks/bench_explain.py --per-label 5 --json out.json
+    .venv/bin/python benchmarks/bench_explain.py --puzzle fillomino --per-label 3 --sizes 5,7,9
+
+With --puzzle fillomino the puzzles are generated Fillominoes (seeds 1 to --per-label, the
+type's default generator and solver) of each side in --sizes, labelled by their shape.
 
 It explains --per-label puzzles of each label of the project's labelled Sudoku file
 (plugins/sudoku/data/sudoku_rated_train.csv, from its end: rows the step rating was not
@@ -36,22 +40,39 @@ def puzzles(per_label: int) -> list[tuple[str, str]]:
             for r in [x for x in rows if x["label"] == label][-per_label:]]
 
 
+def generated(engine, ptype, sides: list[int], per_label: int) -> list[tuple[str, str]]:
+    """``per_label`` generated puzzles of each side, as (shape, one-line text)."""
+    out = []
+    for n in sides:
+        params = engine.check_params(ptype, {"rows": n, "cols": n})
+        for seed in range(1, per_label + 1):
+            board = engine.generate(ptype, params, seed).puzzle.instance
+            out.append((f"{n}x{n}", "/".join(" ".join(str(v or ".") for v in board[r * n:(r + 1) * n])
+                                              for r in range(n))))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-label", type=int, default=50)
     ap.add_argument("--no-reasons", action="store_true", help="find each step's groups only")
     ap.add_argument("--json", type=Path, help="also write every puzzle's figures here")
+    ap.add_argument("--puzzle", choices=("sudoku", "fillomino"), default="sudoku")
+    ap.add_argument("--sizes", default="5,7,9", help="fillomino: the sides of the boards")
     args = ap.parse_args()
     from puzzle_engine.engine import Engine
     from puzzle_engine.explain import Explainer
     from puzzle_engine.plugins import get_host
     from puzzle_engine.solving.backend import Backend
     host = get_host()
-    sudoku = host.get_type("sudoku")
+    sudoku = host.get_type(args.puzzle)
     engine = Engine(host, Backend("cp-sat"))
     raw = {p.name: None for p in sudoku.params}
     results = []
-    for label, text in puzzles(args.per_label):
+    todo = puzzles(args.per_label) if args.puzzle == "sudoku" else generated(
+        Engine(host, Backend(sudoku.solver)), sudoku, [int(n) for n in args.sizes.split(",")],
+        args.per_label)
+    for label, text in todo:
         parsed = sudoku.parse(raw, text)
         start, cpu = time.perf_counter(), time.process_time()
         ex = Explainer(engine, sudoku, parsed.params, parsed.instance)

@@ -45,6 +45,12 @@ from .flatten import Flattened, flatten, groups_of
 from .model import GroupModel
 
 
+#: The fallback asks the groups within these many steps of a square first (then all),
+#: while they are at most a third of all the groups (on a 9x9 Fillomino; a Sudoku unit's
+#: neighbours are most of the board, and there the whole model's core is the better start).
+NEAR = (1, 2, 3)
+
+
 @dataclass(frozen=True)
 class Fact:
     """``square`` (0-based, the decision array's order) is ``value`` (``equal``) or is not."""
@@ -117,12 +123,16 @@ class Explainer:
         for g in range(len(self.names)):
             names = set().union(*(flat.refs[k] for k in self._items.get(g, [])))
             self._vars[g] = names
-            self._scope[g] = tuple(sorted(square_of[v] for v in names if v in square_of))
-        self._adjacent = {g: {h for h in self._vars if h != g and self._reach(g) & self._reach(h)}
+        reach = {g: self._reach(g) for g in self._vars}
+        for g in self._vars:  # the squares a group constrains, through the Booleans it uses
+            self._scope[g] = tuple(sorted(square_of[v] for v in reach[g] if v in square_of))
+        self._adjacent = {g: {h for h in self._vars if h != g and reach[g] & reach[h]}
                           for g in self._vars}
         self._models: dict[frozenset[int], GroupModel] = {}
         self._implied: dict[Any, list[tuple[int, int]]] = {}
         self._solutions: dict[frozenset[int], list[tuple[tuple[int, int], ...]]] = {}
+        self._reasons: dict[Fact, frozenset[int]] = {}   # the fallback's last reason per fact
+        self._near: dict[frozenset[int], GroupModel] = {}  # switchable models of neighbourhoods
         self.checks = 0
         # The state: each square's values left; givens and structure are known.
         whole = self._model(frozenset(range(len(self.names))))
@@ -180,8 +190,9 @@ class Explainer:
             self._models[groups] = model
         return model
 
-    def _build(self, groups: frozenset[int]) -> GroupModel:
-        """The model of ``groups`` and the background they reach."""
+    def _build(self, groups: frozenset[int], switchable: bool = False) -> GroupModel:
+        """The model of ``groups`` and the background they reach (``switchable``: with an
+        indicator per group, as the whole model always has)."""
         items = [k for g in sorted(groups) for k in self._items.get(g, [])]
         reach, extra = self._closure(set().union(*(self._vars[g] for g in groups)))
         items += extra
@@ -191,7 +202,7 @@ class Explainer:
         # Only the whole model switches groups on and off (for MUS extraction); the
         # model of a set of groups has them always on.
         return GroupModel(self.flat, items, squares, self.ptype.name,
-                          switchable=len(groups) == len(self.names))
+                          switchable=switchable or len(groups) == len(self.names))
 
     def _check(self, model: GroupModel, assumptions, want_core=False):
         self.checks += 1
@@ -288,9 +299,6 @@ class Explainer:
         farthest first (by steps through groups that share a variable, from those on the
         square), so that what is left is near the square."""
         every = frozenset(range(len(self.names)))
-        core = self._forces(every, fact)
-        if core is None:
-            return None
         distance = {g: 0 for g in every if fact.square in self._scope[g]}
         frontier = list(distance)
         while frontier:
@@ -301,36 +309,52 @@ class Explainer:
                         distance[h] = distance[g] + 1
                         nxt.append(h)
             frontier = nxt
+        # Facts only grow, so the groups that forced this fact in an earlier round still
+        # do: deletion starts from them. Else the groups near the square are asked first,
+        # on their own (switchable) model, much smaller than the whole one on a large
+        # board, then the whole model.
+        core, sub = self._reasons.get(fact), None
+        for radius in NEAR if core is None else ():
+            near = frozenset(g for g, d in distance.items() if d <= radius)
+            if 3 * len(near) > len(every):  # not much smaller than the whole model
+                break
+            if near not in self._near:
+                self._near[near] = self._build(near, switchable=True)
+            core = self._forces(near, fact, self._near[near])
+            if core is not None:
+                sub = self._near[near]
+                break
+        if core is None:
+            core = self._forces(every, fact)
+        if core is None:
+            return None
+        # Deletion checks run on a model of those groups (or of the core's groups, with
+        # their indicators), smaller than the whole model.
+        if sub is None and len(core) < len(every):
+            sub = self._build(frozenset(core), switchable=True)
+            if self._forces(frozenset(core), fact, sub) is None:
+                sub = None  # (the whole model's background, beyond their reach, was needed)
         order = sorted(every, key=lambda g: (-distance.get(g, len(every)), g))
         keep = set(core)  # clause-set refinement: what the solver's core used
         for g in order:
             if g not in keep:
                 continue
             trial = frozenset(keep - {g})
-            found = self._forces(trial, fact) if trial else None
+            found = self._forces(trial, fact, sub) if trial else None
             if found is not None:
                 keep = set(found)
-        if self._forces(frozenset(keep), fact, local=True) is not None:
-            return frozenset(keep)
-        # The whole model's cores can lean on what flattening made of a group that is off
-        # (MiniZinc turns a constraint on one variable into its domain, always on): such a
-        # set may not even reach the square. Then delete from all the groups, each trial
-        # checked on the model of its own groups alone.
-        keep = set(every)
-        for g in order:
-            trial = frozenset(keep - {g})
-            if trial and self._forces(trial, fact, local=True) is not None:
-                keep = set(trial)
+        # Each group is under its indicator in the whole model (flatten), so a group that
+        # is off there is absent: what is kept forces the fact by itself.
+        self._reasons[fact] = frozenset(keep)
         return frozenset(keep)
 
-    def _forces(self, groups: frozenset[int], fact: Fact, local: bool = False
+    def _forces(self, groups: frozenset[int], fact: Fact, within: GroupModel | None = None
                 ) -> frozenset[int] | None:
         """Whether ``groups`` force ``fact`` with every known fact: ``None`` if not, else
-        the groups the solver's core used (all of them, on the model of a small set).
-        ``local``: always on the model of ``groups`` alone (not kept when large)."""
-        whole = frozenset(range(len(self.names)))
-        model = self._model(groups if len(groups) <= 6 or local else whole,
-                            keep=len(groups) <= 6 or groups == whole)
+        the groups the solver's core used (all of them, on the model of the set). Checked
+        on the set's own model when one was built, else on ``within`` (a switchable model
+        of more groups) or the whole model, with the other groups off."""
+        model = self._models.get(groups) or within or self._model(frozenset(range(len(self.names))))
         on = [g for g in sorted(groups) if g in model.indicators]
         if fact.square not in model.domains:
             return None
@@ -414,32 +438,36 @@ class Explainer:
 
     def _fallback(self, open_: list[int]) -> tuple[list[Step], str | None]:
         """Past ``exact``: for the squares with the fewest values left, their value and each
-        value ruled out, a subset-minimal reason each; the smallest wins (a square's value
-        on a tie)."""
-        best: tuple[int, int, frozenset[int], Fact] | None = None
+        value ruled out, a subset-minimal reason each; the smallest win (all the facts
+        with a reason of the least size, a square's value before the values it rules out)."""
+        found: list[tuple[int, bool, frozenset[int], Fact]] = []
         squares = sorted(open_, key=lambda x: (len(self.domains[x]), x))[:self.fallback_squares]
         for x in squares:
             facts = [Fact(x, self.solution[x], True)]
             facts += [Fact(x, w, False) for w in sorted(self.domains[x] - {self.solution[x]})]
             for fact in facts:
                 groups = self.mus_groups(fact)
-                if groups is not None and (best is None or (len(groups), not fact.equal) < best[:2]):
-                    best = (len(groups), not fact.equal, groups, fact)
-        if best is None:
+                if groups is not None:
+                    found.append((len(groups), not fact.equal, groups, fact))
+        if not found:
             # No square near the end is forced: look for any value ruled out at all.
             for x in open_:
                 for w in sorted(self.domains[x] - {self.solution[x]}):
                     groups = self.mus_groups(Fact(x, w, False))
                     if groups is not None:
-                        best = (len(groups), True, groups, Fact(x, w, False))
+                        found.append((len(groups), True, groups, Fact(x, w, False)))
                         break
-                if best is not None:
+                if found:
                     break
-        if best is None:
+        if not found:
             return [], "no step is forced: the puzzle needs search (it has more than one solution from here)"
-        if self.max_size is not None and best[0] > self.max_size:
+        least = min(f[0] for f in found)
+        if self.max_size is not None and least > self.max_size:
             return [], f"no step has a reason of at most {self.max_size} groups"
-        return [self._step(best[2], best[3])], None
+        placed = {f[3].square for f in found if f[0] == least and f[3].equal}
+        return [self._step(groups, fact) for size, _, groups, fact in sorted(
+            found, key=lambda f: (f[0], f[1], f[3].square, f[3].value))
+            if size == least and (fact.equal or fact.square not in placed)], None
 
     def apply(self, step: Step) -> None:
         f = step.fact

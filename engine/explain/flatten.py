@@ -11,6 +11,19 @@ is background, always on. A constraint that only defines an introduced variable
 (``defines_var``: a reified comparison, a sum) constrains nothing by itself and is
 background too, so that a definition shared by two groups never switches off with one.
 
+Each group is compiled as ``PE_GROUP_<g> -> (its constraint)``, with ``PE_GROUP_<g>`` a
+Boolean of its own that the explainer assumes true or false (Demystify's indicators). Had
+the group been compiled on its own, MiniZinc would fold what it says of one variable into
+that variable's domain (Fillomino's ``dir[c] != k`` off the board, ``root_row[c] <= i``),
+which then holds whether the group is on or not, and a reason could lean on a group it
+does not name. Under its indicator nothing of a group is at the root, so nothing is
+folded: every item of a group is a reified relation (defining an introduced Boolean) and
+a clause over those Booleans and the indicator. A clause "indicator -> B" whose B only
+that clause uses, defined by one reified relation, is read back as the relation
+half-reified by the indicator: the model the explainer builds is then the one the group
+would have given without the folding (an all_different stays one constraint through the
+explainer's own library, ``models_mzn/explain``).
+
 Without groups the model's constraints are one group, "the rules". Givens are not in the
 model: the explainer states them as assumptions, like every later deduction.
 """
@@ -18,7 +31,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+import importlib.resources
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +44,21 @@ from ..solving.backend import _compile_error, _decision_names, _minizinc_binary,
 from ..types import ConstraintGroup, ConstraintGroups
 
 RULES = "the rules"  #: the one group of a type that declares none
+GUARD = "PE_GROUP_"  #: the indicator of group g is the Boolean GUARD + str(g)
 
 
 @dataclass
 class Flattened:
     """The FlatZinc of the explanation model, read: its items, the group of each
     constraint item (an index into ``names``; ``None`` for background), the groups' human
-    names, and the FlatZinc name of each square of the decision array."""
+    names, the FlatZinc name of each square of the decision array, and the indicator
+    variables (name -> group), which the items of their group name."""
 
     items: list[cpsat.Item]
     group_of: dict[int, int | None]     # item index -> group index or None
     names: list[str]
     squares: list[str]
+    guards: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self):
         arrays = {it.name: [e.name for e in it.value if isinstance(e, cpsat.Ident)]
@@ -62,6 +79,10 @@ class Flattened:
                 if isinstance(ann, cpsat.Call) and ann.name == "defines_var" and ann.args \
                         and isinstance(ann.args[0], cpsat.Ident):
                     self.defines[k] = ann.args[0].name
+
+
+#: The explainer's MiniZinc library, searched before the solver's and the standard one.
+LIBRARY = importlib.resources.files("puzzle_engine_models") / "explain"
 
 
 def groups_of(ptype, params, instance) -> ConstraintGroups | None:
@@ -89,8 +110,10 @@ def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | N
         group_file = tmp / "groups.mzn"
         files, labels = model_files(ptype, [], tmp)
         if groups:
-            group_file.write_text("".join(f"constraint {g.constraint};\n" for g in groups.groups))
-            files.append(str(group_file))
+            group_file.write_text("".join(
+                f"var bool: {GUARD}{i}; constraint {GUARD}{i} -> ({g.constraint});\n"
+                for i, g in enumerate(groups.groups)))
+            files = ["-I", str(LIBRARY), *files, str(group_file)]
             labels[str(group_file)] = f"the constraint groups of puzzle '{ptype.name}'"
             data = {**data, **groups.data}
         (tmp / "data.json").write_text(json.dumps(dict(data)))
@@ -112,12 +135,19 @@ def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | N
         raise ModelError(f"model error in puzzle '{ptype.name}': the explainer cannot read "
                          f"its FlatZinc: {exc}") from None
     names = [g.name for g in groups.groups] if groups else [RULES]
+    guards = {f"{GUARD}{i}": i for i in range(len(names))} if groups else {}
+    items = _half_reified(items, guards)
     group_of: dict[int, int | None] = {}
     for k, item in enumerate(items):
         if item.kind != "constraint":
             continue
+        used: set[str] = set()
+        _idents(item.value, used)
+        guard = [guards[n] for n in used if n in guards]
         if _defines(item):
             group_of[k] = None
+        elif guard:
+            group_of[k] = guard[0]
         elif not groups:
             group_of[k] = 0
         else:
@@ -126,7 +156,53 @@ def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | N
     if groups and not any(g is not None for g in group_of.values()):
         raise PluginError(f"constraint_groups ({calls.owner(ptype)}): no constraint of the "
                           "flattened model comes from a group")
-    return Flattened(items, group_of, names, squares)
+    return Flattened(items, group_of, names, squares, guards)
+
+
+def _half_reified(items: list[cpsat.Item], guards: Mapping[str, int]) -> list[cpsat.Item]:
+    """``items`` with each clause "indicator -> B" whose B is used by nothing else and
+    defined by one reified relation R(args, B) replaced by R's half-reified form
+    R_imp(args, indicator), and that definition dropped."""
+    if not guards:
+        return items
+    uses: dict[str, int] = {}
+    definer: dict[str, int] = {}
+    for k, item in enumerate(items):
+        if item.kind == "constraint":
+            names: set[str] = set()
+            _idents(item.value, names)
+            for n in names:
+                uses[n] = uses.get(n, 0) + 1
+            for ann in item.anns:
+                if isinstance(ann, cpsat.Call) and ann.name == "defines_var" and ann.args \
+                        and isinstance(ann.args[0], cpsat.Ident):
+                    definer[ann.args[0].name] = k
+        elif item.kind == "var" and not item.array:
+            if any(isinstance(a, cpsat.Ident) and a.name == "output_var" for a in item.anns):
+                uses[item.name] = uses.get(item.name, 0) + 2  # seen outside: keep it
+    out = list(items)
+    dropped: set[int] = set()
+    for k, item in enumerate(items):
+        if not (item.kind == "constraint" and item.name == "bool_clause"
+                and len(item.value) == 2 and len(item.value[0]) == 1 and len(item.value[1]) == 1):
+            continue
+        (b,), (on,) = item.value
+        if not (isinstance(b, cpsat.Ident) and isinstance(on, cpsat.Ident) and on.name in guards
+                and uses.get(b.name) == 2 and b.name in definer):
+            continue
+        d = items[definer[b.name]]
+        args = d.value
+        if not (args and args[-1] == b):
+            continue
+        if d.name.endswith("_reif"):
+            name = d.name[:-len("_reif")] + "_imp"
+        elif cpsat._REIFIED_BY_NAME.get(d.name) == len(args):
+            name = d.name + "_imp"
+        else:
+            continue
+        out[k] = cpsat.Item("constraint", item.line, name, value=[*args[:-1], on], anns=item.anns)
+        dropped.add(definer[b.name])
+    return [it for k, it in enumerate(out) if k not in dropped]
 
 
 def _idents(value, out: set[str]) -> None:

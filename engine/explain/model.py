@@ -28,6 +28,10 @@ class _Grouped(cpsat.Translation):
                  switchable: bool):
         self._switchable = switchable
         self._by_item = {id(flat.items[k]): flat.group_of.get(k) for k in constraints}
+        self._guards = flat.guards
+        # The items that name their group's indicator (all of a group's, from flatten).
+        self._guarded = {id(flat.items[k]): flat.uses[k] & flat.guards.keys() for k in constraints
+                         if flat.uses[k] & flat.guards.keys()}
         self._indicators: dict[int, Any] = {}
         self._values: dict[int, dict[int, Any]] = {}
         needed = {flat.squares[x] for x in squares}
@@ -42,7 +46,24 @@ class _Grouped(cpsat.Translation):
             self._indicators[group] = self.model.new_bool_var(f"PE_GROUP_{group}")
         return self._indicators[group]
 
+    def _var(self, item: cpsat.Item) -> None:
+        if item.name not in self._guards:  # a group's indicator: made by its first item
+            super()._var(item)
+
     def _constraint(self, item: cpsat.Item) -> None:
+        for name in self._guarded.get(id(item), ()):  # on when asked, or always
+            if name not in self.env:  # (made here, in the order of the model's items)
+                self.env[name] = self._indicator(self._guards[name]) if self._switchable else True
+        if item.name in ("fzn_all_different_int_imp", "fzn_all_different_int_reif"):
+            xs, b = self.resolve(item.value[0]), self.resolve(item.value[1])
+            if b is not False:
+                self._all_different(xs, None if b is True else b)
+            if item.name.endswith("_reif") and b is not True:
+                self._some_equal(xs, None if b is False else b.Not())
+            return
+        if id(item) in self._guarded:  # its indicator is in it: the plain translation
+            super()._constraint(item)
+            return
         group = self._by_item.get(id(item))
         if group is None or not self._switchable:
             if group is not None and item.name in ("fzn_all_different_int", "all_different_int"):
@@ -99,6 +120,19 @@ class _Grouped(cpsat.Translation):
                 self.model.add(sum(lits) == bound).only_enforce_if(enforce)
             else:
                 self.model.add(sum(lits) <= bound).only_enforce_if(enforce)
+
+    def _some_equal(self, xs: Sequence[Any], on) -> None:
+        """Under ``on``: two of ``xs`` share a value (an all_different reified and false)."""
+        shared = []
+        for v in set().union(*(set(self.value_literals(x)) if not isinstance(x, int) else {x}
+                               for x in xs)):
+            lits = [x == v if isinstance(x, int) else self.value_literals(x).get(v, False)
+                    for x in xs]
+            lits = [self.lit(b) if isinstance(b, bool) else b for b in lits]
+            two = self.model.new_bool_var("")
+            self.model.add(sum(lits) >= 2).only_enforce_if(two)
+            shared.append(two)
+        self.model.add_bool_or(shared).only_enforce_if([] if on is None else [on])
 
     def value_literals(self, x) -> dict[int, Any]:
         """A literal per value of integer variable ``x``: true exactly when x takes it."""
