@@ -242,28 +242,28 @@ class Explainer:
             return hit
         base = [model.indicator(g) for g in groups if g in model.indicators]
         base += self._fact_literals(model, squares)
-        answer = self._check(model, base)
         out: list[tuple[int, int]] = []
-        if answer.sat:
-            # Solution support: ask for a solution showing any candidate not yet shown;
-            # when there is none, every one left is ruled out. The set's earlier solutions
-            # that keep to today's facts still count.
-            kept = self._solutions.setdefault(groups, [])
-            kept[:] = [sol for sol in kept if all(v in self.domains[x] for x, v in sol)]
-            kept.append(tuple(answer.values.items()))
-            supported = {pair for sol in kept for pair in sol}
-            while True:
-                left = [(x, w) for x in squares if len(self.domains[x]) > 1
-                        for w in sorted(self.domains[x]) if (x, w) not in supported]
-                if not left:
-                    break
-                self.checks += 1
-                a = model.check_any(base, [model.literal(x, w) for x, w in left])
-                if not a.sat:
+        # Solution support: ask for a solution showing as many candidates not yet shown
+        # as it can (at least one; model.check_any); when there is none, every one left is
+        # ruled out. The set's earlier solutions that keep to today's facts still count.
+        kept = self._solutions.setdefault(groups, [])
+        kept[:] = [sol for sol in kept if all(v in self.domains[x] for x, v in sol)]
+        supported = {pair for sol in kept for pair in sol}
+        while True:
+            left = [(x, w) for x in squares if len(self.domains[x]) > 1
+                    for w in sorted(self.domains[x]) if (x, w) not in supported]
+            if not left:
+                break
+            self.checks += 1
+            a = model.check_any(base, [model.literal(x, w) for x, w in left])
+            if not a.sat:
+                # (the groups with the facts have no solution at all, which cannot be
+                # while the puzzle's own solution keeps to the facts: nothing implied)
+                if kept or self._check(model, base).sat:
                     out = left
-                    break
-                supported |= set(a.values.items())
-                kept.append(tuple(a.values.items()))
+                break
+            supported |= set(a.values.items())
+            kept.append(tuple(a.values.items()))
         self._implied[key] = out
         return out
 
