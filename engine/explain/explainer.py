@@ -331,7 +331,9 @@ class Explainer:
         # Deletion checks run on a model of those groups (or of the core's groups, with
         # their indicators), smaller than the whole model.
         if sub is None and len(core) < len(every):
-            sub = self._build(frozenset(core), switchable=True)
+            if frozenset(core) not in self._near:  # (kept: other facts' cores are alike)
+                self._near[frozenset(core)] = self._build(frozenset(core), switchable=True)
+            sub = self._near[frozenset(core)]
             if self._forces(frozenset(core), fact, sub) is None:
                 sub = None  # (the whole model's background, beyond their reach, was needed)
         order = sorted(every, key=lambda g: (-distance.get(g, len(every)), g))
