@@ -12,8 +12,8 @@ is not connected has a part it does not need), so a step found at size k has no 
 with fewer groups: the size is the least possible. A set's forced facts are found by
 solution support: a solution of the set's part of the model shows one value per square;
 the explainer asks for a solution showing any (square, value) still open that none has
-shown yet (one clause over their literals) until there is none: every one left is then
-forced out. The set's earlier solutions count while they keep to the facts. Results are cached by the set of groups and the facts in
+shown yet (one clause over their literals; as many of them as a greedy search finds)
+until there is none: every one left is then forced out. The set's earlier solutions count while they keep to the facts. Results are cached by the set of groups and the facts in
 its scope, so a round redoes only the sets around the squares the last round changed.
 
 Past ``exact``, a step's groups come from *deletion-based* MUS extraction over all groups,
