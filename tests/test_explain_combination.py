@@ -204,3 +204,25 @@ def test_a_board_of_the_wrong_size_is_one_line(cpsat_engine, combination, monkey
     parsed = _parse(combination, LEVEL)
     with pytest.raises(PuzzleInputError, match="the puzzle has 5 squares, the model 6"):
         Explainer(cpsat_engine, combination, parsed.params, parsed.instance)
+
+
+def test_solution_support_rules_out_exactly_what_is_forced_with_few_solutions(cpsat_engine,
+                                                                              combination):
+    """Each set of one or two groups rules out exactly the candidates that no solution of
+    its model has (checked one by one, by the same CP-SAT model); and each solution asked
+    for is rich, showing new values on several squares at once: far fewer solves than
+    candidates shown (253 against 812 here; 609 when each solution was the solver's own)."""
+    parsed = _parse(combination, LEVEL)
+    ex = Explainer(cpsat_engine, combination, parsed.params, parsed.instance)
+    before, shown = ex.checks, 0
+    for k in (1, 2):
+        for s in ex._sets(k):
+            ruled = set(ex.implied(s))
+            model = ex._model(s)
+            base = ex._fact_literals(model, model.squares)
+            for x in model.squares:
+                for w in sorted(ex.domains[x]):
+                    allowed = model.check(base + [model.literal(x, w)]).sat
+                    assert allowed == ((x, w) not in ruled), (ex.names, s, x, w)
+                    shown += allowed and len(ex.domains[x]) > 1
+    assert ex.checks - before < shown / 2, (ex.checks - before, shown)
