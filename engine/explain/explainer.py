@@ -12,8 +12,8 @@ is not connected has a part it does not need), so a step found at size k has no 
 with fewer groups: the size is the least possible. A set's forced facts are found by
 solution support: a solution of the set's part of the model shows one value per square;
 the explainer asks for a solution showing any (square, value) still open that none has
-shown yet (one clause over their literals) until there is none: every one left is then
-forced out. The set's earlier solutions count while they keep to the facts. Results are cached by the set of groups and the facts in
+shown yet (one clause over their literals; as many of them as a greedy search finds)
+until there is none: every one left is then forced out. The set's earlier solutions count while they keep to the facts. Results are cached by the set of groups and the facts in
 its scope, so a round redoes only the sets around the squares the last round changed.
 
 Past ``exact``, a step's groups come from *deletion-based* MUS extraction over all groups,
@@ -242,28 +242,28 @@ class Explainer:
             return hit
         base = [model.indicator(g) for g in groups if g in model.indicators]
         base += self._fact_literals(model, squares)
-        answer = self._check(model, base)
         out: list[tuple[int, int]] = []
-        if answer.sat:
-            # Solution support: ask for a solution showing any candidate not yet shown;
-            # when there is none, every one left is ruled out. The set's earlier solutions
-            # that keep to today's facts still count.
-            kept = self._solutions.setdefault(groups, [])
-            kept[:] = [sol for sol in kept if all(v in self.domains[x] for x, v in sol)]
-            kept.append(tuple(answer.values.items()))
-            supported = {pair for sol in kept for pair in sol}
-            while True:
-                left = [(x, w) for x in squares if len(self.domains[x]) > 1
-                        for w in sorted(self.domains[x]) if (x, w) not in supported]
-                if not left:
-                    break
-                self.checks += 1
-                a = model.check_any(base, [model.literal(x, w) for x, w in left])
-                if not a.sat:
+        # Solution support: ask for a solution showing as many candidates not yet shown
+        # as it can (at least one; model.check_any); when there is none, every one left is
+        # ruled out. The set's earlier solutions that keep to today's facts still count.
+        kept = self._solutions.setdefault(groups, [])
+        kept[:] = [sol for sol in kept if all(v in self.domains[x] for x, v in sol)]
+        supported = {pair for sol in kept for pair in sol}
+        while True:
+            left = [(x, w) for x in squares if len(self.domains[x]) > 1
+                    for w in sorted(self.domains[x]) if (x, w) not in supported]
+            if not left:
+                break
+            self.checks += 1
+            a = model.check_any(base, [model.literal(x, w) for x, w in left])
+            if not a.sat:
+                # (the groups with the facts have no solution at all, which cannot be
+                # while the puzzle's own solution keeps to the facts: nothing implied)
+                if kept or self._check(model, base).sat:
                     out = left
-                    break
-                supported |= set(a.values.items())
-                kept.append(tuple(a.values.items()))
+                break
+            supported |= set(a.values.items())
+            kept.append(tuple(a.values.items()))
         self._implied[key] = out
         return out
 
@@ -331,7 +331,9 @@ class Explainer:
         # Deletion checks run on a model of those groups (or of the core's groups, with
         # their indicators), smaller than the whole model.
         if sub is None and len(core) < len(every):
-            sub = self._build(frozenset(core), switchable=True)
+            if frozenset(core) not in self._near:  # (kept: other facts' cores are alike)
+                self._near[frozenset(core)] = self._build(frozenset(core), switchable=True)
+            sub = self._near[frozenset(core)]
             if self._forces(frozenset(core), fact, sub) is None:
                 sub = None  # (the whole model's background, beyond their reach, was needed)
         order = sorted(every, key=lambda g: (-distance.get(g, len(every)), g))

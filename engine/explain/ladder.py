@@ -361,4 +361,7 @@ def rate(ex: Explainer) -> Ladder:
     clone = copy.copy(ex)
     clone.domains = [set(d) for d in ex.domains]
     clone.known = list(ex.known)
+    # The fallback's last reason per fact holds only while facts grow: the rating's path
+    # goes its own way, so its reasons must not seed the explainer's.
+    clone._reasons = dict(ex._reasons)
     return Rater(clone).run()

@@ -234,7 +234,9 @@ class GroupModel:
         raise ModelError(f"the explainer's check ended {name}")
 
     def check_any(self, assumptions: Sequence[Any], lits: Sequence[Any]) -> Answer:
-        """Solve under ``assumptions`` with at least one of ``lits`` true."""
+        """Solve under ``assumptions`` with at least one of ``lits`` true, and as many of
+        them as a greedy search finds: each of ``lits`` in turn is tried true first
+        (solution support then needs a few rich solutions, not one per literal)."""
         if self._any is None:  # one clause, its literals replaced for each check
             switch = self.model.new_bool_var("")
             self.model.add_bool_or([]).only_enforce_if(switch)
@@ -243,10 +245,18 @@ class GroupModel:
         indices = [self.cp_index(lit) for lit in lits]
         proto = self.model.Proto()
         proto.constraints[at].bool_or.literals.extend(indices)
+        strategy = proto.search_strategy.add()
+        strategy.variables.extend(indices)
+        strategy.variable_selection_strategy = strategy.CHOOSE_FIRST
+        strategy.domain_reduction_strategy = strategy.SELECT_MAX_VALUE
+        params = self.solver.parameters
+        params.search_branching = params.FIXED_SEARCH
         try:
             return self.check([*assumptions, switch])
         finally:
             proto.constraints[at].bool_or.literals.clear()
+            proto.search_strategy.clear()
+            params.search_branching = params.AUTOMATIC_SEARCH
 
     def cp_index(self, lit) -> int:
         return self.model.get_or_make_boolean_index(lit)
