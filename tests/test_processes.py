@@ -188,6 +188,36 @@ def test_an_interrupt_stops_an_in_process_cp_sat_search(tmp_path, sig, probes, a
     assert "interrupted" in err and "terminate called" not in err
 
 
+@pytest.mark.slow
+def test_an_interrupt_stops_a_plugins_own_cp_sat_check(tmp_path, monkeypatch):
+    """Fillomino's exact check runs CP-SAT in the engine's process (exact.py). Ctrl-C
+    must stop the command there too: CP-SAT took it for itself, ended its search as if
+    its work limit were up, and the command went on to finish the puzzle (exit 0, 50 s
+    after the Ctrl-C on a 12x12). Here every removal the search does not decide goes to
+    CP-SAT with a limit far too large to reach."""
+    script = tmp_path / "gen.py"
+    script.write_text(
+        "import sys\n"
+        "from puzzle_engine_plugins.fillomino import deduce, exact, local\n"
+        "deduce.DEFAULT_BUDGET = deduce.DEEP_BUDGET = local.NODES = 0\n"
+        "exact.DETERMINISTIC_LIMIT = 1e9\n"
+        "from puzzle_engine.cli import main\n"
+        "sys.argv = ['puzzle-engine', 'gen', 'fillomino', '--size', '12', '--seed', '1',\n"
+        "            '--format', 'line']\n"
+        "main()\n")
+    proc = start([sys.executable, str(script)], tmp_path)
+    try:
+        time.sleep(6)  # past start-up and the deductions, into a CP-SAT check
+        assert proc.poll() is None
+        os.killpg(proc.pid, signal.SIGINT)
+        took = wait_for(lambda: proc.poll() is not None, 10)
+    finally:
+        with_group_killed(proc)
+    err = proc.stderr.read()
+    assert proc.returncode == 130, err
+    assert took < 2.0 and "interrupted" in err
+
+
 def test_nohup_still_protects_a_batch(tmp_path):
     """A command started with SIGHUP ignored (nohup) keeps ignoring it."""
     proc = start([str(CLI), *BATCH], tmp_path, ignore=(signal.SIGHUP,))

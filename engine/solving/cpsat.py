@@ -760,8 +760,10 @@ def _render(t: Translation, value, boolean_value) -> str:
     return "\n".join(lines + ["----------"]) + "\n"
 
 
-def _run(solver, model, callback):
-    """``solver.solve(model, callback)``, stopped soon after the command is interrupted.
+def run_interruptibly(solver, model, callback=None):
+    """``solver.solve(model, callback)``, stopped soon after the command is interrupted
+    (set ``catch_sigint_signal = False`` on the solver). A plugin that runs CP-SAT in
+    the engine's process (a check of its own) calls its solves through this.
 
     The solve runs in a thread of its own while this one waits, polling: Python runs a
     signal handler only in the main thread and between bytecodes, and CP-SAT ignores a
@@ -847,7 +849,7 @@ def solve(text: str, opts: Options) -> str:
     printer = Printer()
     if enumerate_:
         p.enumerate_all_solutions = True
-    status = _run(solver, model, printer if (enumerate_ or opts.all_solutions) else None)
+    status = run_interruptibly(solver, model, printer if (enumerate_ or opts.all_solutions) else None)
     name = solver.status_name(status)
     if not (enumerate_ or opts.all_solutions) and name in ("OPTIMAL", "FEASIBLE"):
         out.append(_render(t, solver.value, solver.boolean_value))

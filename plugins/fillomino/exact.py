@@ -63,6 +63,8 @@ def other_solution(board: Sequence[int], rows: int, cols: int,
 def _feasible(domains: list[list[int]], rows: int, cols: int, limit: float) -> bool | None:
     from ortools.sat.python import cp_model
 
+    from puzzle_engine.solving.cpsat import run_interruptibly
+
     n = rows * cols
     m = cp_model.CpModel()
     dom = [set(d) for d in domains]
@@ -142,7 +144,10 @@ def _feasible(domains: list[list[int]], rows: int, cols: int, limit: float) -> b
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = limit
-    status = solver.Solve(m)
+    # Ctrl-C is the command's: CP-SAT would take it for itself and end the search as if
+    # its limit were up, so that the command went on (and an unknown became MiniZinc's).
+    solver.parameters.catch_sigint_signal = False
+    status = run_interruptibly(solver, m)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True
     if status == cp_model.INFEASIBLE:
