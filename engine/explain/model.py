@@ -30,8 +30,8 @@ class _Grouped(cpsat.Translation):
         self._by_item = {id(flat.items[k]): flat.group_of.get(k) for k in constraints}
         self._guards = flat.guards
         # The items that name their group's indicator (all of a group's, from flatten).
-        self._guarded = {id(flat.items[k]): flat.uses[k] & flat.guards.keys() for k in constraints
-                         if flat.uses[k] & flat.guards.keys()}
+        self._guarded = {id(flat.items[k]): sorted(flat.uses[k] & flat.guards.keys())
+                         for k in constraints if flat.uses[k] & flat.guards.keys()}
         self._indicators: dict[int, Any] = {}
         self._values: dict[int, dict[int, Any]] = {}
         needed = {flat.squares[x] for x in squares}
