@@ -197,7 +197,8 @@ class GroupModel:
             self.domains[x] = {var: t.true()} if isinstance(var, int) else t.value_literals(var)
         self.solver = self.cp.CpSolver()
         p = self.solver.parameters
-        p.num_workers = 1
+        p.num_workers = 1        # one worker and a fixed seed: the same answers in every run
+        p.random_seed = 1        # (CP-SAT's default, stated)
         p.cp_model_presolve = False
         p.symmetry_level = 0
         # The checks are many and tiny: the LP relaxation and probing cost more than the
