@@ -167,7 +167,9 @@ class Explainer:
         of the variables they use, recursively (what MiniZinc would generate for those
         groups alone), and the other background items on those variables."""
         reach, items, seen = set(names), [], set()
-        todo = sorted(names, reverse=True)  # (sorted: the same order in every process)
+        # (sorted: which variables a plain item brings can depend on the order they are
+        # reached in, which must not depend on Python's string hashing)
+        todo = sorted(names, reverse=True)
         while todo:
             v = todo.pop()
             for k in self._definition.get(v, []) + self._plain.get(v, []):
