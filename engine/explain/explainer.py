@@ -167,7 +167,9 @@ class Explainer:
         of the variables they use, recursively (what MiniZinc would generate for those
         groups alone), and the other background items on those variables."""
         reach, items, seen = set(names), [], set()
-        todo = list(names)
+        # (sorted: which variables a plain item brings can depend on the order they are
+        # reached in, which must not depend on Python's string hashing)
+        todo = sorted(names, reverse=True)
         while todo:
             v = todo.pop()
             for k in self._definition.get(v, []) + self._plain.get(v, []):
@@ -177,9 +179,11 @@ class Explainer:
                     new = self.flat.refs[k] - reach
                     reach |= new
                     # A plain item's other variables bring their definitions, not more.
-                    todo.extend(new if k in self.flat.defines else
-                                [u for u in new if u in self._definition])
-        return reach, items
+                    todo.extend(sorted(new if k in self.flat.defines else
+                                       [u for u in new if u in self._definition], reverse=True))
+        # The FlatZinc order: the model CP-SAT gets (its variables' and constraints'
+        # order, hence its search) must not depend on Python's string hashing.
+        return reach, sorted(items)
 
     def _model(self, groups: frozenset[int], keep: bool = True) -> GroupModel:
         """The model of ``groups``, kept for later checks unless ``keep`` is false."""

@@ -154,7 +154,7 @@ def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | N
             continue
         used: set[str] = set()
         _idents(item.value, used)
-        guard = [guards[n] for n in used if n in guards]
+        guard = sorted(guards[n] for n in used if n in guards)
         if _defines(item):
             group_of[k] = None
         elif guard:

@@ -30,8 +30,8 @@ class _Grouped(cpsat.Translation):
         self._by_item = {id(flat.items[k]): flat.group_of.get(k) for k in constraints}
         self._guards = flat.guards
         # The items that name their group's indicator (all of a group's, from flatten).
-        self._guarded = {id(flat.items[k]): flat.uses[k] & flat.guards.keys() for k in constraints
-                         if flat.uses[k] & flat.guards.keys()}
+        self._guarded = {id(flat.items[k]): sorted(flat.uses[k] & flat.guards.keys())
+                         for k in constraints if flat.uses[k] & flat.guards.keys()}
         self._indicators: dict[int, Any] = {}
         self._values: dict[int, dict[int, Any]] = {}
         needed = {flat.squares[x] for x in squares}
@@ -197,7 +197,8 @@ class GroupModel:
             self.domains[x] = {var: t.true()} if isinstance(var, int) else t.value_literals(var)
         self.solver = self.cp.CpSolver()
         p = self.solver.parameters
-        p.num_workers = 1
+        p.num_workers = 1        # one worker and a fixed seed: the same answers in every run
+        p.random_seed = 1        # (CP-SAT's default, stated)
         p.cp_model_presolve = False
         p.symmetry_level = 0
         # The checks are many and tiny: the LP relaxation and probing cost more than the
