@@ -169,6 +169,14 @@ def flag(ptype, method: str, **kwargs) -> bool:
     return value
 
 
+def maybe(ptype, method: str, **kwargs) -> bool | None:
+    """A yes, a no, or ``None`` for "not decided here" (``verify_solution``)."""
+    value = call(ptype, method, **kwargs)
+    if value is not None and value is not True and value is not False:
+        raise bad_result(method, ptype, value, "True, False or None")
+    return value
+
+
 def features(ptype, **kwargs) -> dict[str, float]:
     value = call(ptype, "features", **kwargs)
     if not isinstance(value, Mapping) or not all(
