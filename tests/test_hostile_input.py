@@ -62,6 +62,7 @@ FILES = {
     "bool.toml": b"[solver]\ntime_limit = true\n",
     "broken.toml": b"[solver\n",
     "model.skops": b"not a level model",
+    "mine.svg": b"<svg>a picture of the user's own</svg>",
 }
 #: Batches as Chuffed writes them: made when a test needs them, since they ask MiniZinc
 #: for Chuffed's version (rows marked fast never name one; see the last test).
@@ -228,6 +229,29 @@ ROWS = [
     (["grade", "sudoku", PUZZLE, "--model", "{tmp}/model.skops"],
      ["model.skops is not a level model"]),
     (["grade", "sudoku", PUZZLE, "--model", "{tmp}/dir"], ["dir"]),
+    # -- round 3: our own output files (one overwrite rule, paths that take no file)
+    fast(["db", "export", "{tmp}/notes.txt", "--out", "{tmp}/one-note.txt"],
+         ["one-note.txt already exists and is not empty", "pass --force to replace it"]),
+    fast(["db", "query", "{tmp}/notes.txt", "--out", "{tmp}/one-note.txt"],
+         ["one-note.txt already exists and is not empty", "--force"]),
+    fast(["db", "export", "{tmp}/notes.txt", "--out", "/proc/version"],
+         ["bad --out /proc/version: cannot create a file in the folder /proc"]),
+    fast(["render", "{tmp}/notes.txt", "--out", "{tmp}/mine.svg"],
+         ["mine.svg already exists and is not empty", "--force"]),
+    fast(["render", "{tmp}/notes.txt", "--out", "/proc/version.svg"],
+         ["bad --out /proc/version.svg: cannot create a file in the folder /proc"]),
+    fast(["render", "{tmp}/notes.txt", "--per-page", "100000", "--format", "svg", "--out",
+          "{tmp}/new.svg"], ["bad --per-page 100000: at most 720 puzzles fit a page of a4"]),
+    fast(GEN4 + ["--format", "json", "--out", "{tmp}/notes.txt", "--resume", "--force"],
+         ["--resume goes on with the batch in --out, --force replaces it"]),
+    fast(GEN4 + ["--out", "{tmp}/one-note.txt"],
+         ["one-note.txt already exists", "--resume to go on", "--force to replace it"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "/proc/version"],
+     ["bad --out /proc/version: cannot create a file in the folder /proc"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "{tmp}/notes.txt"],
+     ["notes.txt already exists and is not empty", "--force"]),
+    (GEN4 + ["--out", "{tmp}/new.txt", "--db", "{tmp}/notes.txt"],
+     ["bad --db", "notes.txt: not an SQLite database"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
