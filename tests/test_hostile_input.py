@@ -8,6 +8,7 @@ console script does, so the command line parser's own errors are covered too.
 """
 import io
 import json
+import os
 import signal
 import sys
 from types import SimpleNamespace
@@ -458,3 +459,45 @@ def test_rows_marked_fast_need_no_batch_file():
     assert len(marked) >= 40
     for args, *_ in marked:
         assert not [a for a in args if any(name in a for name in RECORDS)], args
+
+
+def _command(args, stdout=None, stderr=None, close_stdout=False):
+    """``puzzle-engine ARGS`` in a process of its own, whose standard output and error
+    are the files given (or closed, with ``close_stdout``): ``(exit status, stderr)``
+    (stderr is None when it went elsewhere)."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "puzzle_engine", *args], stdin=subprocess.DEVNULL,
+                          stdout=stdout, stderr=stderr if stderr is not None else subprocess.PIPE,
+                          preexec_fn=(lambda: os.close(1)) if close_stdout else None, timeout=300)
+    return done.returncode, None if stderr is not None else done.stderr.decode()
+
+
+needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+
+
+@pytest.mark.fast
+@needs_dev_full
+def test_a_full_standard_output_is_one_line_naming_it():
+    """``> /dev/full``: one line, exit 2 (not an internal error); with ``2>/dev/full``
+    too, nothing can be said, and the exit status is still 2."""
+    with open("/dev/full", "w") as full:
+        code, err = _command(["plugins"], stdout=full)
+        assert code == 2, err
+        assert err.splitlines() == ["puzzle-engine: error: cannot write standard output: No "
+                                    "space left on device"]
+        assert _command(["plugins"], stdout=full, stderr=full)[0] == 2
+
+
+@pytest.mark.fast
+def test_a_closed_standard_output_ends_quietly_with_141():
+    """A reader that has gone (``| head -1``: the pipe has no reader left, so the first
+    write fails) and a standard output closed from the start (``>&-``) end the command
+    quietly with exit status 141, whichever command writes."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the command writes anything
+    try:
+        code, err = _command(["plugins"], stdout=write)
+    finally:
+        os.close(write)
+    assert (code, err) == (141, "")
+    assert _command(["plugins"], close_stdout=True) == (141, "")
