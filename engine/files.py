@@ -47,19 +47,26 @@ def check_writable(path: Path, option: str = "--out") -> None:
 
 
 def check_out(path: Path, option: str = "--out", force: bool = False, *, others: str = "",
-              new_file: bool = False) -> None:
+              new_file: bool = False, devices: bool = True) -> None:
     """The overwrite rule of every output file (``--out``), checked before any work: on
     top of ``check_writable``, an existing regular file that is not empty is refused
     unless ``force`` (``--force``) is given; ``others`` names other ways on, for the
     message (``gen``'s ``--resume``). A device or a pipe (``/dev/null``) is no file to
-    keep. With ``new_file`` the output is written as a new file in its folder and renamed
-    into place, so the folder must take a new file: that is tried here (and the trial
-    removed), not found out after the work."""
+    keep: it is written directly, or with ``devices`` False (an output that is only ever
+    renamed into place, which would replace the device) refused. With ``new_file`` the
+    output is written as a new file in its folder and renamed into place, so the folder
+    must take a new file: that is tried here (and the trial removed), not found out
+    after the work."""
     check_writable(path, option)
+    if path.exists() and not path.is_file():
+        if not devices:
+            raise PuzzleInputError(f"bad {option} {path}: not a regular file (the output is "
+                                   "written as a new file and renamed into place)")
+        return
     if not force and path.is_file() and path.stat().st_size > 0:
         raise PuzzleInputError(f"{path} already exists and is not empty: pass {others}--force "
                                "to replace it, or choose another file")
-    if new_file and (not path.exists() or path.is_file()):
+    if new_file:
         try:
             handle, trial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".trial",
                                              dir=path.parent)

@@ -155,7 +155,7 @@ def train(ctx: typer.Context, puzzle: str,
             raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
         out = out or Path(f"{ptype.name}-levels.skops")
         features = features or out.with_suffix(".features.csv")
-        files.check_out(out, force=force, new_file=True)
+        files.check_out(out, force=force, new_file=True, devices=False)
         files.check_writable(features, "--features")
         examples = read_labelled(data, lambda text: parse(ptype, raw, text).board)
         if per_label is not None:

@@ -193,7 +193,7 @@ def render(
             raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
         selection = _selection(type_name, param, level, limit, draw)
-        files.check_out(out, force=force, new_file=True)
+        files.check_out(out, force=force, new_file=True, devices=False)
         if not explain_seconds > 0:
             raise PuzzleInputError(f"bad --explain-seconds {explain_seconds:g}: must be "
                                    "more than 0")

@@ -166,7 +166,7 @@ def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page
         return [out]
     page_files, key_files = outputs(out, fmt, len(pages), len(keys))
     for path in page_files + key_files:
-        files.check_out(path, force=force)
+        files.check_out(path, force=force, devices=False)
     for path in stale(out, fmt, len(pages), len(keys)):
         try:
             path.unlink()
