@@ -114,9 +114,9 @@ def gen(
             raise PuzzleInputError("--resume needs --out FILE and --format json or line")
         if resume and difficulty is not None and fmt != "json":
             raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
-        keep = StoreWriter(db, ptype) if db else None  # a bad store: before --out is made
-        sink = None
+        keep = sink = None
         try:
+            keep = StoreWriter(db, ptype) if db else None  # a bad store: before --out is made
             sink = batch_file.open_output(out) if out else None  # locked until the end
             if out is not None:  # again, locked: filled since by another command?
                 check_out(out, force=force or resume, others="--resume to go on with the "
