@@ -42,10 +42,12 @@ def main() -> None:
         timed(["gen", options.puzzle, "--count", str(options.count), "--seed", str(options.seed),
                "--format", "json", "--out", str(batch)])
         cases = {
-            "sheet pdf": ["render", str(batch), "--out", f"{folder}/a.pdf"],
-            "sheet+key pdf": ["render", str(batch), "--solutions", "--out", f"{folder}/b.pdf"],
-            "play html": ["render", str(batch), "--no-explain", "--out", f"{folder}/c.html"],
-            "play html explained": ["render", str(batch), "--out", f"{folder}/d.html"],
+            "sheet pdf": ["render", str(batch), "--force", "--out", f"{folder}/a.pdf"],
+            "sheet+key pdf": ["render", str(batch), "--solutions", "--force", "--out", f"{folder}/b.pdf"],
+            "play html": ["render", str(batch), "--no-explain", "--force", "--out",
+                          f"{folder}/c.html"],
+            "play html explained": ["render", str(batch), "--force", "--out",
+                                    f"{folder}/d.html"],
             "solve (baseline)": ["solve", options.puzzle, str(batch), "--format", "line"],
         }
         if options.no_explained:

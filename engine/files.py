@@ -1,8 +1,11 @@
 """The user's files: text read as UTF-8 with the line of a bad byte named, and output
-paths checked before any work is done."""
+paths checked before any work is done (the one overwrite rule of every ``--out``), and
+written with a failure named in one line."""
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 from .errors import PuzzleEngineError, PuzzleInputError
@@ -41,3 +44,65 @@ def check_writable(path: Path, option: str = "--out") -> None:
     if not os.access(target, os.W_OK):
         what = "file" if target == path else "folder"
         raise PuzzleInputError(f"bad {option} {path}: the {what} is not writable")
+
+
+def check_out(path: Path, option: str = "--out", force: bool = False, *, others: str = "",
+              new_file: bool = False, devices: bool = True) -> None:
+    """The overwrite rule of every output file (``--out``), checked before any work: on
+    top of ``check_writable``, an existing regular file that is not empty is refused
+    unless ``force`` (``--force``) is given; ``others`` names other ways on, for the
+    message (``gen``'s ``--resume``). A device or a pipe (``/dev/null``) is no file to
+    keep: it is written directly, or with ``devices`` False (an output that is only ever
+    renamed into place, which would replace the device) refused. With ``new_file`` the
+    output is written as a new file in its folder and renamed into place, so the folder
+    must take a new file: that is tried here (and the trial removed), not found out
+    after the work."""
+    check_writable(path, option)
+    if path.exists() and not path.is_file():
+        if not devices:
+            raise PuzzleInputError(f"bad {option} {path}: not a regular file (the output is "
+                                   "written as a new file and renamed into place)")
+        return
+    if not force and path.is_file() and path.stat().st_size > 0:
+        raise PuzzleInputError(f"{path} already exists and is not empty: pass {others}--force "
+                               "to replace it, or choose another file")
+    if new_file:
+        try:
+            handle, trial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".trial",
+                                             dir=path.parent)
+        except OSError as exc:
+            raise PuzzleInputError(f"bad {option} {path}: cannot create a file in the folder "
+                                   f"{path.parent} ({exc.strerror or exc})") from None
+        os.close(handle)
+        with contextlib.suppress(OSError):
+            os.unlink(trial)
+
+
+@contextlib.contextmanager
+def writing(path: Path):
+    """A failure to write ``path`` (a full disk, a file system that takes no file) as one
+    line naming it, however late it comes."""
+    try:
+        yield
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def output(path: Path, newline: str | None = None):
+    """``path`` opened for writing text, written whole or not at all: a new file in its
+    folder, renamed into place at the end, and removed on any failure (a device or a pipe,
+    such as ``/dev/stdout``, is written directly). A failure to write is ``writing``'s one
+    line."""
+    direct = path.exists() and not path.is_file()
+    part = path if direct else path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        with writing(path):
+            with open(part, "w", encoding="utf-8", newline=newline) as handle:
+                yield handle
+            if not direct:
+                os.replace(part, path)
+    finally:
+        if not direct:
+            with contextlib.suppress(OSError):
+                os.unlink(part)

@@ -37,14 +37,10 @@ def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
 def existing_batch(ptype: PuzzleType, params: dict[str, Any], out: Path | None, fmt: str,
                    resume: bool, same: dict[str, Any]) -> batch_file.Existing | None:
     """What ``out`` holds (checked to be this batch's records, with ``resume``), or None
-    when there is nothing to go on from. Without ``resume`` a file that holds anything is
-    refused."""
+    when there is nothing to go on from (always without ``resume``)."""
     if out is None:
         return None
-    if not resume:
-        if out.stat().st_size > 0:
-            raise PuzzleInputError(f"{out} already exists and is not empty: pass --resume to go "
-                                   "on with the batch it holds, or choose another file")
+    if not resume:  # a file that is not empty was refused before (files.check_out)
         return None
 
     def check_line(line: str) -> None:

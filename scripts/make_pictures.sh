@@ -14,7 +14,7 @@ mkdir -p "$out"
 "$pe" gen sudoku --size 16 --seed 3 --format json --out "$work/sudoku-16x16.jsonl"
 "$pe" gen fillomino --rows 7 --cols 7 --seed 2 --format json --out "$work/fillomino.jsonl"
 for name in sudoku-9x9 sudoku-16x16; do
-  "$pe" render "$work/$name.jsonl" --paper fit --per-page 1 --title "Sudoku" --out "$out/$name.png"
+  "$pe" render "$work/$name.jsonl" --paper fit --per-page 1 --title "Sudoku" --force --out "$out/$name.png"
 done
-"$pe" render "$work/fillomino.jsonl" --paper fit --per-page 1 --title "Fillomino" --solutions \
+"$pe" render "$work/fillomino.jsonl" --paper fit --per-page 1 --title "Fillomino" --solutions --force \
   --out "$out/fillomino.png"

@@ -170,6 +170,13 @@ def test_count_reproducible_batch_and_resume(tmp_path):
     one_line_error(run("gen", "sudoku", "--size", "4", "--format", "json", "--out", str(out)),
                    "already exists and is not empty")
     assert len(out.read_text().splitlines()) == 4
+    # --force replaces it (and cannot be given with --resume)
+    one_line_error(run("gen", "sudoku", "--size", "4", "--format", "json", "--out", str(out),
+                       "--force", "--resume"), "give one of them")
+    forced = run("gen", "sudoku", "--size", "4", "--seed", "3", "--format", "json", "--out",
+                 str(out), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert [json.loads(x)["seed"] for x in out.read_text().splitlines()] == [3]
 
 
 def test_line_format_input_is_one_puzzle_per_line(tmp_path):

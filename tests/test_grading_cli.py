@@ -55,6 +55,27 @@ def trained(tmp_path_factory):
     return tmp, data, out, result.stdout
 
 
+def test_train_refuses_to_replace_a_model_and_names_a_late_write_failure(trained, tmp_path,
+                                                                           monkeypatch):
+    """The model file follows the overwrite rule of every --out, before any grading; a
+    failure to write it after the work (a full disk) is one line naming it, exit 2."""
+    import errno
+    tmp, data, out, _ = trained
+    features = out.with_suffix(".features.csv")  # every puzzle graded: nothing to do again
+    before = out.read_bytes()
+    one_line_error(run("train", "sudoku", "--data", data, "--out", out, "--features", features,
+                       *FAST), f"{out} already exists and is not empty", "--force")
+    assert out.read_bytes() == before
+
+    def full(self, path):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(levels_module.LevelModel, "save", full)
+    late = tmp_path / "late.skops"
+    one_line_error(run("train", "sudoku", "--data", data, "--out", late, "--features", features,
+                       *FAST), f"cannot write {late}: No space left on device")
+    assert not late.exists()
+
+
 def test_train_writes_a_model_with_its_features_and_an_evaluation(trained):
     tmp, data, out, stdout = trained
     assert "wrote" in stdout and "5-fold accuracy" in stdout and "Spearman" in stdout
@@ -164,13 +185,14 @@ def test_train_resumes_from_its_feature_table(tmp_path, monkeypatch):
     monkeypatch.setattr(levels_module.FeatureTable, "add",
                         lambda self, e, f: graded.append(e.text) or real(self, e, f))
     second = run("train", "sudoku", "--data", data, "--out", tmp_path / "m.skops",
-                 "--features", table, *FAST)
+                 "--features", table, "--force", *FAST)
     assert second.exit_code == 0, second.output
     # the 5 complete rows are kept; the cut one and the 6 new ones are graded
     assert sorted(graded) == sorted(r["puzzle"] for r in rows if r["puzzle"] not in kept)
     assert len(table.read_text().splitlines()) == 2 + 12
     one_line_error(run("train", "sudoku", "--data", data, "--out", tmp_path / "m.skops",
-                       "--features", table, "--runs", "6"), "other grading options", "runs")
+                       "--features", table, "--runs", "6", "--force"),
+                   "other grading options", "runs")
 
 
 @pytest.mark.parametrize("content,words", [

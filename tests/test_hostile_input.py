@@ -8,6 +8,7 @@ console script does, so the command line parser's own errors are covered too.
 """
 import io
 import json
+import os
 import signal
 import sys
 from types import SimpleNamespace
@@ -62,6 +63,7 @@ FILES = {
     "bool.toml": b"[solver]\ntime_limit = true\n",
     "broken.toml": b"[solver\n",
     "model.skops": b"not a level model",
+    "mine.svg": b"<svg>a picture of the user's own</svg>",
 }
 #: Batches as Chuffed writes them: made when a test needs them, since they ask MiniZinc
 #: for Chuffed's version (rows marked fast never name one; see the last test).
@@ -228,6 +230,29 @@ ROWS = [
     (["grade", "sudoku", PUZZLE, "--model", "{tmp}/model.skops"],
      ["model.skops is not a level model"]),
     (["grade", "sudoku", PUZZLE, "--model", "{tmp}/dir"], ["dir"]),
+    # -- round 3: our own output files (one overwrite rule, paths that take no file)
+    fast(["db", "export", "{tmp}/notes.txt", "--out", "{tmp}/one-note.txt"],
+         ["one-note.txt already exists and is not empty", "pass --force to replace it"]),
+    fast(["db", "query", "{tmp}/notes.txt", "--out", "{tmp}/one-note.txt"],
+         ["one-note.txt already exists and is not empty", "--force"]),
+    fast(["db", "export", "{tmp}/notes.txt", "--out", "/proc/version"],
+         ["bad --out /proc/version: cannot create a file in the folder /proc"]),
+    fast(["render", "{tmp}/notes.txt", "--out", "{tmp}/mine.svg"],
+         ["mine.svg already exists and is not empty", "--force"]),
+    fast(["render", "{tmp}/notes.txt", "--out", "/proc/version.svg"],
+         ["bad --out /proc/version.svg: cannot create a file in the folder /proc"]),
+    fast(["render", "{tmp}/notes.txt", "--per-page", "100000", "--format", "svg", "--out",
+          "{tmp}/new.svg"], ["bad --per-page 100000: at most 720 puzzles fit a page of a4"]),
+    fast(GEN4 + ["--format", "json", "--out", "{tmp}/notes.txt", "--resume", "--force"],
+         ["--resume goes on with the batch in --out, --force replaces it"]),
+    fast(GEN4 + ["--out", "{tmp}/one-note.txt"],
+         ["one-note.txt already exists", "--resume to go on", "--force to replace it"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "/proc/version"],
+     ["bad --out /proc/version: cannot create a file in the folder /proc"]),
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "{tmp}/notes.txt"],
+     ["notes.txt already exists and is not empty", "--force"]),
+    (GEN4 + ["--out", "{tmp}/new.txt", "--db", "{tmp}/notes.txt"],
+     ["bad --db", "notes.txt: not an SQLite database"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
@@ -434,3 +459,45 @@ def test_rows_marked_fast_need_no_batch_file():
     assert len(marked) >= 40
     for args, *_ in marked:
         assert not [a for a in args if any(name in a for name in RECORDS)], args
+
+
+def _command(args, stdout=None, stderr=None, close_stdout=False):
+    """``puzzle-engine ARGS`` in a process of its own, whose standard output and error
+    are the files given (or closed, with ``close_stdout``): ``(exit status, stderr)``
+    (stderr is None when it went elsewhere)."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "puzzle_engine", *args], stdin=subprocess.DEVNULL,
+                          stdout=stdout, stderr=stderr if stderr is not None else subprocess.PIPE,
+                          preexec_fn=(lambda: os.close(1)) if close_stdout else None, timeout=300)
+    return done.returncode, None if stderr is not None else done.stderr.decode()
+
+
+needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+
+
+@pytest.mark.fast
+@needs_dev_full
+def test_a_full_standard_output_is_one_line_naming_it():
+    """``> /dev/full``: one line, exit 2 (not an internal error); with ``2>/dev/full``
+    too, nothing can be said, and the exit status is still 2."""
+    with open("/dev/full", "w") as full:
+        code, err = _command(["plugins"], stdout=full)
+        assert code == 2, err
+        assert err.splitlines() == ["puzzle-engine: error: cannot write standard output: No "
+                                    "space left on device"]
+        assert _command(["plugins"], stdout=full, stderr=full)[0] == 2
+
+
+@pytest.mark.fast
+def test_a_closed_standard_output_ends_quietly_with_141():
+    """A reader that has gone (``| head -1``: the pipe has no reader left, so the first
+    write fails) and a standard output closed from the start (``>&-``) end the command
+    quietly with exit status 141, whichever command writes."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the command writes anything
+    try:
+        code, err = _command(["plugins"], stdout=write)
+    finally:
+        os.close(write)
+    assert (code, err) == (141, "")
+    assert _command(["plugins"], close_stdout=True) == (141, "")

@@ -296,25 +296,59 @@ def test_cairosvgs_failure_is_one_line_and_closes_the_pdf(tmp_path):
 
 
 @pytest.mark.fast
-def test_a_run_with_fewer_pages_removes_the_old_pages(tmp_path, jsonl):
-    """Pages an earlier run wrote under the same name and this one does not are removed;
-    a file that name does not give (a gap in the numbers, another name) is kept."""
+def test_a_run_with_fewer_pages_removes_only_its_own_old_pages(tmp_path, jsonl):
+    """Pages an earlier run wrote under the same name (each marked as written by this
+    tool) that this run does not write are removed; a file the tool did not write is
+    never removed, even under a name it gives (a user's x-key-1.svg), nor one that name
+    does not give. A page file that is there is replaced only with --force."""
     out = tmp_path / "x.svg"
-    for name in ("x-key-1.svg", "x-key-2.svg", "x-5.svg", "x-notes.svg", "x-1.png"):
-        (tmp_path / name).write_text("kept" if name in ("x-5.svg", "x-notes.svg", "x-1.png")
-                                     else "<svg/>")
+    mine = {name: f"<svg>{name}, the user's</svg>"
+            for name in ("x-key-1.svg", "x-5.svg", "x-notes.svg", "x-1.png")}
+    for name, text in mine.items():
+        (tmp_path / name).write_text(text)
     cli("render", jsonl, "--per-page", 1, "--out", out)
     assert sorted(p.name for p in tmp_path.glob("x*")) == [
-        "x-1.png", "x-1.svg", "x-2.svg", "x-3.svg", "x-5.svg", "x-notes.svg"]
-    cli("render", jsonl, "--per-page", 2, "--out", out)
+        "x-1.png", "x-1.svg", "x-2.svg", "x-3.svg", "x-5.svg", "x-key-1.svg", "x-notes.svg"]
+    one_line_error(runner.invoke(app, ["render", str(jsonl), "--per-page", "2", "--out",
+                                       str(out)]), "x-1.svg already exists", "--force")
+    cli("render", jsonl, "--per-page", 2, "--out", out, "--force")
     assert sorted(p.name for p in tmp_path.glob("x*.svg")) == [
-        "x-1.svg", "x-2.svg", "x-5.svg", "x-notes.svg"]
-    cli("render", jsonl, "--per-page", 3, "--out", out)
-    assert sorted(p.name for p in tmp_path.glob("x*.svg")) == ["x-5.svg", "x-notes.svg", "x.svg"]
-    cli("render", jsonl, "--per-page", 2, "--out", out)
+        "x-1.svg", "x-2.svg", "x-5.svg", "x-key-1.svg", "x-notes.svg"]
+    cli("render", jsonl, "--per-page", 3, "--out", out, "--force")
     assert sorted(p.name for p in tmp_path.glob("x*.svg")) == [
-        "x-1.svg", "x-2.svg", "x-5.svg", "x-notes.svg"]
-    assert (tmp_path / "x-1.png").read_text() == "kept"
+        "x-5.svg", "x-key-1.svg", "x-notes.svg", "x.svg"]
+    cli("render", jsonl, "--per-page", 1, "--out", out, "--force")
+    assert sorted(p.name for p in tmp_path.glob("x*.svg")) == [
+        "x-1.svg", "x-2.svg", "x-3.svg", "x-5.svg", "x-key-1.svg", "x-notes.svg"]
+    assert {name: (tmp_path / name).read_text() for name in mine} == mine
+
+
+def test_png_pages_are_marked_and_cleaned_up_as_ours(tmp_path, jsonl):
+    """A PNG page carries the mark in a text chunk (it still reads as a PNG), so that a
+    later run removes it as one of its own pages, and a PNG without it is kept."""
+    from puzzle_engine.render.document import MARK
+    out = tmp_path / "y.png"
+    (tmp_path / "y-3.png").write_bytes(b"\x89PNG not ours")
+    cli("render", jsonl, "--per-page", 2, "--out", out)
+    page = Image.open(tmp_path / "y-1.png")
+    assert page.text.get("Software") == MARK and page.size[0] > 100
+    cli("render", jsonl, "--per-page", 3, "--out", out, "--force")
+    assert sorted(p.name for p in tmp_path.glob("y*.png")) == ["y-3.png", "y.png"]
+
+
+def test_an_answer_key_is_drawn_only_for_an_accepted_puzzle(tmp_path):
+    """--solutions: a puzzle with several solutions gets a one-line warning naming it
+    and no key; the others' keys are drawn, under their own numbers."""
+    path = tmp_path / "two.jsonl"
+    empty = {**RECORD, "grid": [[0] * 4 for _ in range(4)], "seed": 8}
+    path.write_text(json.dumps(RECORD) + "\n" + json.dumps(empty) + "\n")
+    result = cli("render", path, "--solutions", "--per-page", 1, "--out", tmp_path / "k.svg")
+    warnings = [ln for ln in result.stderr.splitlines() if "warning" in ln]
+    assert warnings == [f"puzzle-engine: warning: {path}, line 2: the puzzle has 2 or more "
+                        "solutions: no answer key drawn for it"]
+    assert sorted(p.name for p in tmp_path.glob("k*.svg")) == ["k-1.svg", "k-2.svg", "k-key.svg"]
+    key = (tmp_path / "k-key.svg").read_text()
+    assert "1. sudoku" in key and "2. sudoku" not in key
 
 
 def test_the_play_page_names_the_options_it_ignores(tmp_path, jsonl):

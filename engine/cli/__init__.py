@@ -13,6 +13,8 @@ from typing import Annotated
 import typer
 
 from .. import __version__, processes
+from ..errors import PuzzleEngineError
+from . import streams
 from .common import err_console, out_console
 
 #: The module of every command (importing it registers its commands), in the order of the
@@ -89,14 +91,23 @@ def _main(version: Annotated[bool, typer.Option("--version", callback=_version_c
 def main(argv: list[str] | None = None) -> None:
     """The ``puzzle-engine`` command. Every error is one line on stderr: ours and the
     command line parser's (exit 2), and one that is a bug of ours (exit 1, with the
-    traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). SIGTERM and SIGHUP unwind like
-    Ctrl-C; folders left by killed runs are swept."""
+    traceback only when ``PUZZLE_ENGINE_DEBUG`` is set). A closed standard output ends
+    the command quietly with exit status 141, whichever command wrote (``streams``).
+    SIGTERM and SIGHUP unwind like Ctrl-C; folders left by killed runs are swept."""
+    streams.open_closed()
     processes.handle_signals()
     words = sys.argv[1:] if argv is None else argv
     app.only = words[0] if words else None
     try:
         processes.sweep_temp_dirs()
         code = app(args=argv, prog_name="puzzle-engine", standalone_mode=False)
+        streams.stdout.flush()  # what is still buffered: its failure is the command's
+    except streams.ClosedOutput:
+        streams.end_quietly()
+        sys.exit(streams.CLOSED_OUTPUT)
+    except PuzzleEngineError as exc:  # raised outside a command's own guard (the flush)
+        err_console.print(f"puzzle-engine: error: {exc}", markup=False)
+        sys.exit(2)
     except KeyboardInterrupt as exc:
         err_console.print("puzzle-engine: interrupted", markup=False)
         sys.exit(processes.exit_code(exc))

@@ -18,12 +18,15 @@ from ..hookspecs import PuzzleType
 from ..plugins import Host, get_host
 from ..solving.backend import Backend, find_solver
 from ..types import Param
+from . import streams
 
 #: stdout carries only puzzles and answers; progress, warnings and errors go to stderr.
 #: No emoji codes: ":cat:" in a puzzle's text stays ":cat:" (and rich's table of emoji
 #: codes is not loaded at every start-up).
-out_console = Console(highlight=False, soft_wrap=True, emoji=False)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+#: Both write through ``streams``, which decides what a failure to write them means.
+out_console = Console(file=streams.stdout, highlight=False, soft_wrap=True, emoji=False)
+err_console = Console(file=streams.stderr, stderr=True, highlight=False, soft_wrap=True,
+                      emoji=False)
 FORMATS = ("text", "line", "json")
 #: The commands that read a puzzle type's options leave them to ``_plugin_params``.
 PLUGIN_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}

@@ -3,20 +3,20 @@ parameters, level, date and batch, as JSON Lines or CSV (and, for ``query``, a t
 line format)."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.table import Table
 
-from .. import calls
+from .. import calls, files
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..store import Filters, Store, records, stats
 from ..store.query import SOURCES, check_draw
-from . import app
+from . import app, streams
 from .common import _errors, _host, out_console
 
 db_app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True,
@@ -41,7 +41,9 @@ FromOpt = Annotated[str, typer.Option("--from", help="puzzles, bins (GenPuzzles'
 VariantsOpt = Annotated[bool, typer.Option("--variants", help="Also the stored variants of "
                         "each puzzle (each names its source in store.variant_of).")]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Write to this file instead of "
-                   "stdout.")]
+                   "stdout (a file that is not empty is refused, unless --force).")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an --out file that is not "
+                     "empty.")]
 EXPORT_FORMATS = ("jsonl", "csv")
 CSV_FIELDS = ("id", "type", "params", "key", "variant_of", "variant", "bin", "level",
               "complexity", "complexity_level", "seed", "plugin", "plugin_version", "solver",
@@ -96,7 +98,7 @@ def _cell(value) -> str:
 def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
               level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
               batch_id: BatchOpt = None, source: FromOpt = "puzzles",
-              variants: VariantsOpt = False, out: OutOpt = None,
+              variants: VariantsOpt = False, out: OutOpt = None, force: ForceOpt = False,
               fmt: Annotated[str, typer.Option("--format", help="jsonl (the records of 'gen "
                              "--format json', with the store's fields under 'store') or csv.")
                              ] = "jsonl"):
@@ -105,14 +107,14 @@ def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
         if fmt not in EXPORT_FORMATS:
             raise PuzzleInputError(f"bad --format '{fmt}': expected jsonl or csv")
         _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
-               None, None, fmt, out)
+               None, None, fmt, out, force)
 
 
 @db_app.command("query")
 def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
              level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
              batch_id: BatchOpt = None, source: FromOpt = "all",
-             variants: VariantsOpt = False, out: OutOpt = None,
+             variants: VariantsOpt = False, out: OutOpt = None, force: ForceOpt = False,
              limit: Annotated[Optional[int], typer.Option("--limit", help="At most this many "
                               "(the first stored, or with --draw a random draw).")] = None,
              draw: Annotated[Optional[int], typer.Option("--draw", help="Draw --limit puzzles "
@@ -126,20 +128,19 @@ def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
             raise PuzzleInputError(f"bad --format '{fmt}': expected line, jsonl or csv")
         check_draw(limit, draw)
         _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
-               limit, draw, fmt, out)
+               limit, draw, fmt, out, force)
 
 
 def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw, fmt: str,
-           out: Path | None) -> None:
+           out: Path | None, force: bool = False) -> None:
     if source not in SOURCES:
         raise PuzzleInputError(f"bad --from '{source}': expected one of {', '.join(SOURCES)}")
     host = _host() if fmt in ("line", "csv") else None
+    if out is not None:
+        files.check_out(out, force=force, new_file=True)
     with Store(db, create=False, option="DB") as store:
-        try:
-            sink = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
-        except OSError as exc:
-            raise PuzzleInputError(f"cannot write {out}: {exc.strerror}") from None
-        try:
+        with files.output(out, newline="") if out else contextlib.nullcontext(streams.stdout) \
+                as sink:
             writer = csv.writer(sink) if fmt == "csv" else None
             if writer:
                 writer.writerow(CSV_FIELDS)
@@ -150,11 +151,8 @@ def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw,
                     sink.write(_line(host, record) + "\n")
                 else:
                     writer.writerow(_csv_row(host, record))
-        except BrokenPipeError:  # `| head`: the reader has what it wanted
-            sys.stderr.close()
-        finally:
-            if out:
-                sink.close()
+            if sink is streams.stdout:
+                sink.flush()
 
 
 def _line(host, record) -> str:

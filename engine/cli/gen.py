@@ -16,7 +16,7 @@ from .. import batch_file, calls, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge, search
 from ..engine import strategy_of
 from ..errors import PuzzleInputError
-from ..files import check_writable
+from ..files import check_out, check_writable
 from ..resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, FormatOpt, ModelOpt, SolverOpt, TimeOpt,
@@ -42,6 +42,8 @@ def gen(
                   "not stored.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Keep the puzzles already in --out and "
                       "generate only the rest (json or line format).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an --out file that is not "
+                     "empty (without --force or --resume, it is refused).")] = False,
     workers: Annotated[int, typer.Option("--workers", help="Generate puzzles in this many "
                        "processes (output stays in seed order).")] = 1,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
@@ -68,6 +70,12 @@ def gen(
         _check_format(fmt)
         if db is not None:
             check_writable(db, "--db")
+        if resume and force:
+            raise PuzzleInputError("--resume goes on with the batch in --out, --force replaces "
+                                   "it: give one of them")
+        if out is not None:
+            check_out(out, force=force or resume, others="--resume to go on with the batch it "
+                      "holds, ")
         cpus = os.cpu_count() or 1
         for name, value, least, most, why in (
                 ("--count", count, 1, None, ""),
@@ -106,11 +114,16 @@ def gen(
             raise PuzzleInputError("--resume needs --out FILE and --format json or line")
         if resume and difficulty is not None and fmt != "json":
             raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
-        sink = batch_file.open_output(out) if out else None  # locked until the end
-        keep = None
+        keep = sink = None
         try:
-            keep = StoreWriter(db, ptype) if db else None
+            keep = StoreWriter(db, ptype) if db else None  # a bad store: before --out is made
+            sink = batch_file.open_output(out) if out else None  # locked until the end
+            if out is not None:  # again, locked: filled since by another command?
+                check_out(out, force=force or resume, others="--resume to go on with the "
+                          "batch it holds, ")
             existing = existing_batch(ptype, params, out, fmt, resume, same)
+            if force and sink is not None and out.is_file():
+                sink.truncate(0)  # locked, every input checked: the one change --force makes
             if difficulty is not None:
                 done, seed = done_and_next_seed(out, existing, seed)
             else:

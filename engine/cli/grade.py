@@ -132,7 +132,10 @@ def train(ctx: typer.Context, puzzle: str,
           data: Annotated[Path, typer.Option("--data", help="CSV with columns "
                           "puzzle,label[,rating] (source_rating is read as the rating).")],
           out: Annotated[Optional[Path], typer.Option("--out", help="Level model to write "
-                         "(default: PUZZLE-levels.skops).")] = None,
+                         "(default: PUZZLE-levels.skops; a file that is not empty is "
+                         "refused, unless --force).")] = None,
+          force: Annotated[bool, typer.Option("--force", help="Replace an --out file that "
+                           "is not empty.")] = False,
           features: Annotated[Optional[Path], typer.Option("--features", help="Feature table, "
                               "written as puzzles are graded; an interrupted run resumes from "
                               "it (default: OUT with .features.csv).")] = None,
@@ -152,7 +155,7 @@ def train(ctx: typer.Context, puzzle: str,
             raise PuzzleInputError(f"bad --per-label {per_label}: must be at least 1")
         out = out or Path(f"{ptype.name}-levels.skops")
         features = features or out.with_suffix(".features.csv")
-        files.check_writable(out, "--out")
+        files.check_out(out, force=force, new_file=True, devices=False)
         files.check_writable(features, "--features")
         examples = read_labelled(data, lambda text: parse(ptype, raw, text).board)
         if per_label is not None:
@@ -177,7 +180,8 @@ def train(ctx: typer.Context, puzzle: str,
         finally:
             grader.close()
         level_model = LevelModel.fit(table, examples, {"file": data.name, "per_label": per_label})
-        level_model.save(out)
+        with files.writing(out):
+            level_model.save(out)
         _print_training(level_model, out, features)
 
 

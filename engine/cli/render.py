@@ -43,6 +43,29 @@ class _Solutions:
             raise PuzzleInputError(f"{entry.where}: no answer to draw: {what}")
         return solutions[0]
 
+    def key(self, entry: Entry):
+        """The solution an answer key draws: one only for a puzzle its type's criterion
+        accepts (a unique solution, for most types); for another, a one-line warning
+        naming it, and None. A puzzle without a solution, or whose solve timed out, is
+        refused as for the play page (``__call__``)."""
+        name = entry.ptype.name
+        if name not in self._by_type:
+            self._by_type[name] = self._make(entry.ptype)
+        engine = self._by_type[name](entry.params)
+        criterion = engine.criterion(entry.ptype)
+        verdict = criterion.judge(engine, entry.ptype, entry.params, entry.instance)
+        if verdict.accepted:
+            return verdict.solution if verdict.solution is not None else self(entry)
+        if verdict.solutions == 0:
+            return self(entry)  # no solution, or a time-out: refused, naming the puzzle
+        what = ("has 2 or more solutions" if verdict.solutions >= 2 and criterion.name == "unique"
+                else f"is not accepted by its criterion '{criterion.name}'")
+        if verdict.accepted is None:
+            what = f"could not be judged by its criterion '{criterion.name}' in time"
+        err_console.print(f"puzzle-engine: warning: {entry.where}: the puzzle {what}: no "
+                          "answer key drawn for it", markup=False)
+        return None
+
     def close(self):
         for engines in self._by_type.values():
             engines.close()
@@ -123,6 +146,8 @@ def render(
     fmt: Annotated[Optional[str], typer.Option("--format", help="svg, pdf, png (sheets) or "
                    "html (a page to play); default: from --out's suffix, else pdf.")] = None,
     per_page: Annotated[int, typer.Option("--per-page", help="Puzzles on a page.")] = 4,
+    force: Annotated[bool, typer.Option("--force", help="Replace output files that are not "
+                     "empty (without it, they are refused).")] = False,
     solutions: Annotated[bool, typer.Option("--solutions", help="Add the answer key, on "
                          "pages of its own.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: "
@@ -158,13 +183,17 @@ def render(
         fmt, out = _format_and_out(fmt, out, source)
         if per_page < 1:
             raise PuzzleInputError(f"bad --per-page {per_page}: must be at least 1")
+        if paper in sheet.PAPERS and per_page > sheet.most_per_page(paper):
+            raise PuzzleInputError(f"bad --per-page {per_page}: at most "
+                                   f"{sheet.most_per_page(paper)} puzzles fit a page of "
+                                   f"{paper}, whatever they are (or use --paper fit)")
         if not 24 <= dpi <= 1200:
             raise PuzzleInputError(f"bad --dpi {dpi:g}: expected 24 to 1200")
         if paper not in (*sheet.PAPERS, sheet.FIT):
             raise PuzzleInputError(f"bad --paper '{paper}': expected one of "
                                    f"{', '.join((*sheet.PAPERS, sheet.FIT))}")
         selection = _selection(type_name, param, level, limit, draw)
-        files.check_writable(out)
+        files.check_out(out, force=force, new_file=True, devices=False)
         if not explain_seconds > 0:
             raise PuzzleInputError(f"bad --explain-seconds {explain_seconds:g}: must be "
                                    "more than 0")
@@ -195,7 +224,7 @@ def render(
         try:
             written = document.render(entries, fmt, out, solve, per_page=per_page,
                                       solutions=solutions, paper=paper, title=title, dpi=dpi,
-                                      steps=steps)
+                                      steps=steps, key=solve.key, force=force)
         finally:
             solve.close()
             if steps is not None:

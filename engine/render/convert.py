@@ -68,10 +68,11 @@ def to_pdf(pages: Sequence[str], path: Path) -> None:
         target.finish()  # closes the file, also when a page failed
 
 
-def to_png(page: str, path: Path, scale: float = 1.0, number: int = 1) -> None:
+def to_png(page: str, path: Path | None, scale: float = 1.0, number: int = 1) -> bytes | None:
     """A PNG of one page (page ``number`` of the document) at ``scale`` pixels per SVG
-    unit."""
+    unit, written to ``path`` (or, when it is None, returned)."""
     cairosvg = _cairosvg()
     with _drawing("PNG", number):
-        cairosvg.svg2png(bytestring=page.encode("utf-8"), write_to=str(path), scale=scale,
-                         background_color="#ffffff")
+        return cairosvg.svg2png(bytestring=page.encode("utf-8"),
+                                write_to=None if path is None else str(path), scale=scale,
+                                background_color="#ffffff")

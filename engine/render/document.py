@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import zlib
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import files
 from ..errors import PuzzleInputError
 from . import convert, html, play, sheet
 from .caption import caption
@@ -21,6 +23,7 @@ FORMATS = ("svg", "pdf", "png", "html")
 PNG_DPI = 192  #: PNG resolution: two pixels per SVG unit, sharp on screen and in print
 
 Solve = Callable[[Entry], Any]
+Key = Callable[[Entry], Any]  #: the solution an answer key draws, or None for no key
 
 
 def outputs(out: Path, fmt: str, pages: int, keys: int) -> tuple[list[Path], list[Path]]:
@@ -38,11 +41,41 @@ def outputs(out: Path, fmt: str, pages: int, keys: int) -> tuple[list[Path], lis
     return named("", pages), named("-key", keys)
 
 
+#: The mark of a page file this tool wrote: an XML comment opening an SVG page, a text
+#: chunk of a PNG page (keyword ``Software``). Page clean-up (``stale``) removes only
+#: files that carry it.
+MARK = "puzzle-engine render page"
+_SVG_MARK = f"<!-- {MARK} -->\n"
+_PNG_CHUNK = b"tEXt" + b"Software\0" + MARK.encode("ascii")
+_PNG_HEAD = 8 + 25  #: the PNG signature and its first chunk, IHDR (13 bytes of data)
+
+
+def marked_png(data: bytes) -> bytes:
+    """The PNG ``data`` with ``MARK`` in a text chunk right after its header chunk."""
+    body = _PNG_CHUNK[4:]
+    chunk = len(body).to_bytes(4, "big") + _PNG_CHUNK + \
+        zlib.crc32(_PNG_CHUNK).to_bytes(4, "big")
+    return data[:_PNG_HEAD] + chunk + data[_PNG_HEAD:]
+
+
+def is_ours(path: Path) -> bool:
+    """Whether ``path`` is a page this tool wrote (it carries ``MARK``)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_PNG_HEAD + len(_PNG_CHUNK) + 8)
+    except OSError:
+        return False
+    if path.suffix.lower() == ".svg":
+        return head.startswith(_SVG_MARK.encode("ascii"))
+    return head.startswith(b"\x89PNG") and _PNG_CHUNK in head
+
+
 def stale(out: Path, fmt: str, pages: int, keys: int) -> list[Path]:
     """The page files an earlier run of the same ``out`` left that this run does not
     write (it had more pages, or a key): only names ``outputs`` gives, ``OUT``,
-    ``STEM-key.EXT`` and ``STEM[-key]-N.EXT`` numbered on from 1 without a gap, so that no
-    other file is touched."""
+    ``STEM-key.EXT`` and ``STEM[-key]-N.EXT`` numbered on from 1 without a gap, and of
+    those only the files this tool wrote (``is_ours``), so that no other file is
+    touched."""
     if fmt in ("pdf", "html"):
         return []
     written = set(sum(outputs(out, fmt, pages, keys), []))
@@ -53,7 +86,8 @@ def stale(out: Path, fmt: str, pages: int, keys: int) -> list[Path]:
         while (path := out.with_name(f"{out.stem}{tag}-{n}{out.suffix}")).exists():
             found.append(path)
             n += 1
-    return [path for path in found if path not in written and path.is_file()]
+    return [path for path in found
+            if path not in written and path.is_file() and is_ours(path)]
 
 
 def _write(path: Path, write: Callable[[Path], None]) -> None:
@@ -61,10 +95,9 @@ def _write(path: Path, write: Callable[[Path], None]) -> None:
     write (a full disk) is one line naming the file."""
     part = path.with_name(f".{path.name}.part")
     try:
-        write(part)
-        os.replace(part, path)
-    except OSError as exc:
-        raise PuzzleInputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        with files.writing(path):
+            write(part)
+            os.replace(part, path)
     finally:
         with contextlib.suppress(OSError):
             part.unlink()
@@ -101,11 +134,14 @@ def play_page(entries: Sequence[Entry], solve: Solve, title: str,
 
 def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page: int = 4,
            solutions: bool = False, paper: str = "a4", title: str = "Puzzles",
-           dpi: float = PNG_DPI, steps: Steps | None = None) -> list[Path]:
+           dpi: float = PNG_DPI, steps: Steps | None = None, key: Key | None = None,
+           force: bool = False) -> list[Path]:
     """Draw ``entries`` to ``out`` in ``fmt``; ``solve(entry)`` gives a puzzle's solution
-    (for answer keys and the play page); ``dpi`` is the resolution of PNG pages;
-    ``steps``, the play page's explained hints (``play_page``). Returns the files
-    written."""
+    (for the play page, and for answer keys unless ``key`` is given: ``key(entry)`` gives
+    the solution to draw, or None for no key of that puzzle); ``dpi`` is the resolution
+    of PNG pages; ``steps``, the play page's explained hints (``play_page``). A page file
+    that is there and not empty is refused (``files.check_out``) unless ``force``, before
+    any file is written. Returns the files written."""
     if fmt in ("pdf", "png"):
         convert.check_available()
     entries = list(entries)
@@ -120,13 +156,17 @@ def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page
                         per_page, paper, title)
     keys = []
     if solutions:
-        keys = sheet.pages([sheet.Placed(_drawn(e, solve(e)), c)
-                            for e, c in zip(entries, captions)],
-                           per_page, paper, f"{title}: answer key")
+        answers = [((key or solve)(e), c) for e, c in zip(entries, captions)]
+        answers = [sheet.Placed(_drawn(e, answer), c)
+                   for e, (answer, c) in zip(entries, answers) if answer is not None]
+        if answers:
+            keys = sheet.pages(answers, per_page, paper, f"{title}: answer key")
     if fmt == "pdf":
         _write(out, lambda p: convert.to_pdf(pages + keys, p))
         return [out]
     page_files, key_files = outputs(out, fmt, len(pages), len(keys))
+    for path in page_files + key_files:
+        files.check_out(path, force=force, devices=False)
     for path in stale(out, fmt, len(pages), len(keys)):
         try:
             path.unlink()
@@ -135,8 +175,8 @@ def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page
                                    f"{exc.strerror or exc}") from None
     for number, (path, page) in enumerate(zip(page_files + key_files, pages + keys), 1):
         if fmt == "svg":
-            _write(path, lambda p, page=page: p.write_text(page, encoding="utf-8"))
+            _write(path, lambda p, page=page: p.write_text(_SVG_MARK + page, encoding="utf-8"))
         else:
-            _write(path, lambda p, page=page, number=number:
-                   convert.to_png(page, p, dpi / convert.DPI, number))
+            _write(path, lambda p, page=page, number=number: p.write_bytes(
+                marked_png(convert.to_png(page, None, dpi / convert.DPI, number))))
     return page_files + key_files

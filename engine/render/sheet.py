@@ -6,6 +6,7 @@ drawings at their own size (for screens, and pictures in documents)."""
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import textwrap
 import xml.etree.ElementTree as ET
@@ -46,8 +47,25 @@ def _el(parent: ET.Element, tag: str, **attrs) -> ET.Element:
 
 def _caption_lines(lines: Sequence[str], width: float) -> list[str]:
     """The caption wrapped to ``width`` (DejaVu Sans averages about 0.6 em a character)."""
-    chars = max(12, int(width / (0.6 * CAPTION)))
-    return [part for line in lines for part in textwrap.wrap(plain(line), chars) or [""]]
+    return list(_wrapped(tuple(lines), max(12, int(width / (0.6 * CAPTION)))))
+
+
+@functools.lru_cache(maxsize=65536)
+def _wrapped(lines: tuple[str, ...], chars: int) -> tuple[str, ...]:
+    """``lines`` wrapped at ``chars`` characters (remembered: ``_check_fits`` wraps every
+    caption for each number of slots it tries)."""
+    return tuple(part for line in lines for part in textwrap.wrap(plain(line), chars) or [""])
+
+
+def most_per_page(paper: str) -> int:
+    """More drawings than this never fit a page of ``paper``, whatever they are: a slot
+    must be wider than nothing and taller than a line of caption. Checked before any
+    work (``--per-page``); ``_check_fits`` then finds the most that fit the drawings."""
+    width, height = PAPERS[paper]
+    width, height = width - 2 * MARGIN, height - 2 * MARGIN - TITLE * 2
+    cols = math.ceil((width + GAP) / GAP) - 1
+    rows = math.ceil((height + GAP) / (GAP + CAPTION * LINE + CAPTION * 0.5)) - 1
+    return cols * rows
 
 
 def layout(count: int, paper: str, aspect: float) -> tuple[int, int]:
@@ -91,7 +109,8 @@ def _check_fits(drawings: Sequence[Placed], per_page: int, paper: str, aspect: f
 
     if per_page == 1 or fits(per_page):
         return
-    most = next((n for n in range(min(per_page, len(drawings)) - 1, 1, -1) if fits(n)), 1)
+    most = next((n for n in range(min(per_page, len(drawings), most_per_page(paper)) - 1, 1, -1)
+                 if fits(n)), 1)
     raise PuzzleInputError(f"--per-page {per_page} does not fit on {paper}: at most {most} "
                            "of these puzzles fit a page at a readable size (squares of "
                            "8 points), or use --paper fit")
