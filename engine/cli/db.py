@@ -17,7 +17,7 @@ from ..errors import PuzzleEngineError, PuzzleInputError
 from ..store import Filters, Store, records, stats
 from ..store.query import SOURCES, check_draw
 from . import app
-from .common import _errors, _host, out_console
+from .common import _errors, _host, err_console, out_console
 
 db_app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True,
                      help="Read a puzzle store: counts, exports and queries.")
@@ -143,7 +143,9 @@ def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw,
             writer = csv.writer(sink) if fmt == "csv" else None
             if writer:
                 writer.writerow(CSV_FIELDS)
-            for record in records(store, filters, source, variants, limit, draw):
+            written = 0
+            for written, record in enumerate(records(store, filters, source, variants, limit,
+                                                     draw), 1):
                 if fmt == "jsonl":
                     sink.write(json.dumps(record) + "\n")
                 elif fmt == "line":
@@ -152,9 +154,14 @@ def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw,
                     writer.writerow(_csv_row(host, record))
         except BrokenPipeError:  # `| head`: the reader has what it wanted
             sys.stderr.close()
+            return
         finally:
             if out:
                 sink.close()
+        if not written:
+            where = {"puzzles": "puzzles", "bins": "bins"}.get(source, "puzzles and bins")
+            err_console.print(f"puzzle-engine: no match in {db} ({where} searched)",
+                              markup=False)
 
 
 def _line(host, record) -> str:
