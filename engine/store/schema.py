@@ -89,6 +89,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             beat_at TEXT NOT NULL)""",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The version reading a store needs (``db``, ``render``): the later steps add only what
+#: writers use (3: owners), so a store that is read is not written for them (and an older
+#: store in a read-only file stays readable).
+READ_VERSION = 2
 
 #: The tables each version has (a store that lacks one is damaged, or not ours).
 TABLES: tuple[frozenset[str], ...] = tuple(

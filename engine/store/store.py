@@ -20,7 +20,7 @@ from ..errors import PuzzleInputError, one_line
 from ..files import check_writable
 from . import owners
 from .entries import Entry, dumps
-from .schema import SchemaError, migrate, transaction
+from .schema import READ_VERSION, SCHEMA_VERSION, SchemaError, migrate, transaction
 
 
 def now() -> str:
@@ -111,7 +111,7 @@ class Store:
             if not upgrade:  # only checked, nothing written
                 migrate(self.conn, upto=0, create=create)
                 return
-            migrate(self.conn, create=create)
+            migrate(self.conn, upto=SCHEMA_VERSION if create else READ_VERSION, create=create)
             # WAL: readers never block the writer; NORMAL sync: a commit survives a crash
             # of the process (not of the machine's power, where the last commits may go).
             self.conn.execute("PRAGMA journal_mode = WAL")
