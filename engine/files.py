@@ -43,7 +43,12 @@ def check_writable(path: Path, option: str = "--out") -> None:
     target = path if path.exists() else parent
     if not os.access(target, os.W_OK):
         what = "file" if target == path else "folder"
-        raise PuzzleInputError(f"bad {option} {path}: the {what} is not writable")
+        try:
+            read_only = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+        except OSError:
+            read_only = False
+        how = "is on a read-only file system" if read_only else "is not writable"
+        raise PuzzleInputError(f"bad {option} {path}: the {what} {how}")
 
 
 def check_out(path: Path, option: str = "--out", force: bool = False, *, others: str = "",

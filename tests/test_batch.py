@@ -269,3 +269,61 @@ def test_a_batch_that_fails_midway_says_what_it_kept(tmp_path):
                            "in a row (seeds 1..2): raise --attempts, or change the options; ")
     assert last.endswith(f"{db} holds 0 of the batch's 3 puzzles, every finished one: run "
                          "the same command to go on")
+
+
+def _holder(db: Path):
+    """The pid holding batch 1 of ``db``, None while none does (or the store is not made)."""
+    try:
+        with sqlite3.connect(db) as conn:
+            row = conn.execute("SELECT pid FROM owners WHERE batch_id = 1").fetchone()
+    except sqlite3.OperationalError:  # not made yet
+        return None
+    return row[0] if row else None
+
+
+def test_one_run_at_a_time_per_batch_and_a_killed_one_holds_nothing(tmp_path):
+    """Two runs of the same batch side by side used to both run it (12 puzzles stored for
+    a batch of 6). Now the second is refused in one line naming the batch and the run,
+    local or on Dask, while the first runs; the first, killed with SIGKILL (no clean-up),
+    holds nothing: the same command goes on, to the puzzles of a run never interrupted."""
+    from distributed import LocalCluster
+    db = tmp_path / "o.db"
+    args = ["batch", "sudoku", "--count", "1000", "--seed", "1", "--db", db]
+    first = subprocess.Popen([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
+                              *map(str, args)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while _holder(db) != first.pid:  # the event: the first run's row in the store
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        says = (f"puzzle-engine: error: store {db}: batch 1 (sudoku, seed 1) is being run by "
+                f"another puzzle-engine command (pid {first.pid} on ")
+        second = cli("batch", "sudoku", "--count", "6", "--seed", "1", "--db", db, check=False)
+        assert second.returncode == 2, second.stderr
+        assert second.stderr.startswith(says), second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1
+        assert second.stderr.strip().endswith("one run at a time per batch: wait for it to "
+                                              "end, or stop it")
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=None) as cluster:
+            on_dask = cli("batch", "sudoku", "--count", "6", "--seed", "1", "--db", db,
+                          "--executor", "dask", "--scheduler", cluster.scheduler_address,
+                          check=False)
+        assert on_dask.returncode == 2 and on_dask.stderr.startswith(says), on_dask.stderr
+        assert first.poll() is None and _holder(db) == first.pid
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("SELECT count(*) FROM batches").fetchone()[0] == 1
+        while not stored(db):  # and a puzzle of its own, so the rerun goes on from it
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        first.kill()  # SIGKILL: its row stays behind
+        first.wait(60)
+    assert _holder(db) == first.pid
+    n = len(stored(db)) + 1
+    proc = cli("batch", "sudoku", "--count", n, "--seed", "1", "--db", db)
+    assert "going on with batch 1 (seed 1)" in proc.stderr
+    assert _holder(db) is None
+    fresh = tmp_path / "f.db"
+    cli("batch", "sudoku", "--count", n, "--seed", "1", "--db", fresh)
+    assert stored(db) == stored(fresh)

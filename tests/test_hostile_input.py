@@ -6,6 +6,7 @@ folder holding the files of ``FILES``, a folder ``dir``, and a snapshot of each 
 compared after the run. The rows run ``puzzle_engine.cli.main`` in this process, as the
 console script does, so the command line parser's own errors are covered too.
 """
+import functools
 import io
 import json
 import os
@@ -253,6 +254,24 @@ ROWS = [
      ["notes.txt already exists and is not empty", "--force"]),
     (GEN4 + ["--out", "{tmp}/new.txt", "--db", "{tmp}/notes.txt"],
      ["bad --db", "notes.txt: not an SQLite database"]),
+    # -- round 3: the store (its files: STORES; held.db: RECORDS)
+    fast(["db", "export", "{tmp}/badjson.db"],
+         ["store {tmp}/badjson.db: table puzzles, puzzle id 1: column instance is not JSON ("]),
+    fast(["db", "query", "{tmp}/badjson.db"], ["badjson.db: table puzzles, puzzle id 1: column "
+                                              "instance is not JSON"]),
+    fast(["render", "{tmp}/badjson.db", "--out", "{tmp}/x.svg"],
+         ["badjson.db: table puzzles, puzzle id 1: column instance is not JSON"]),
+    fast(["batch", "sudoku", "--count", "1", "--db", "{tmp}/marked.db"],
+         ["bad --db {tmp}/marked.db: marked as a puzzle-engine store but without its tables"]),
+    fast(["batch", "sudoku", "--count", "1", "--seed", "9223372036854775807", "--db",
+          "{tmp}/new.db"], ["bad --seed 9223372036854775807: a batch of 1 from it needs seeds "
+                            "past 9223372036854775807"]),
+    fast(["db", "query", "{tmp}/params.db", "--param", "colour=red"],
+         ["bad --param colour: no puzzle in", "has a parameter 'colour' (theirs: box, choose, "
+                                              "size)"]),
+    (["batch", "sudoku", "--size", "4", "--count", "2", "--seed", "1", "--db", "{tmp}/held.db"],
+     ["store {tmp}/held.db: batch 1 (sudoku, seed 1) is being run by another puzzle-engine "
+      "command (pid"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
@@ -263,12 +282,87 @@ ENV_ROWS = [
 ]
 
 
+def _store(*instances: str) -> bytes:
+    """A store (WAL, this schema version, as the engine leaves one) holding 9x9 Sudoku
+    rows with these instance columns, made without a solver."""
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from puzzle_engine.store.schema import migrate
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "s.db"
+        conn = sqlite3.connect(path, isolation_level=None)
+        migrate(conn)
+        conn.execute("PRAGMA journal_mode = WAL")
+        for n, instance in enumerate(instances, 1):
+            conn.execute("INSERT INTO puzzles (type, params, key, instance, seed, created_at) "
+                         "VALUES ('sudoku', '{\"box\":\"3x3\",\"choose\":\"fill\",\"size\":9}', "
+                         "?, ?, ?, '2026-01-01T00:00:00.000000Z')", (f"k{n}", instance, n))
+        conn.close()
+        return path.read_bytes()
+
+
+def _marked() -> bytes:
+    """An SQLite file with our application id and nothing else."""
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from puzzle_engine.store.schema import APPLICATION_ID
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.db"
+        conn = sqlite3.connect(path)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.commit()
+        conn.close()
+        return path.read_bytes()
+
+
+#: Stores, made for every row (no solver asked).
+STORES = {
+    "badjson.db": functools.cache(lambda: _store("{not json")),
+    "params.db": functools.cache(lambda: _store('{"grid": [[0]]}')),
+    "marked.db": functools.cache(_marked),
+}
+
+
+@functools.cache
+def _held() -> bytes:
+    """A store whose batch 1 (4x4 Sudoku from seed 1) is held by a live process: the one
+    that started this test run (its pid and start time, this host and boot)."""
+    import os
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from puzzle_engine.store import owners
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "h.db"
+        code, _, err = run_main(["batch", "sudoku", "--size", "4", "--count", "1", "--seed",
+                                 "1", "--db", str(path)])
+        assert code == 0, err
+        me = owners.Owner.this_process()
+        parent = os.getppid()
+        with sqlite3.connect(path) as conn:
+            conn.execute("INSERT INTO owners VALUES (1, ?, ?, ?, ?, ?, ?)",
+                         (me.host, me.boot, parent, owners.started(parent), owners.stamp(),
+                          owners.stamp()))
+        conn.close()
+        return path.read_bytes()
+
+
+RECORDS["held.db"] = _held
+
+
 @pytest.fixture
 def tmp(tmp_path, request):
     """A folder with the files of ``FILES`` and ``RECORDS`` (not those of ``RECORDS`` for
     a test marked fast, which asks no solver for anything), and a folder ``dir``."""
     for name, data in FILES.items():
         (tmp_path / name).write_bytes(data)
+    for name, make in STORES.items():
+        (tmp_path / name).write_bytes(make())
     if request.node.get_closest_marker("fast") is None:
         for name, make in RECORDS.items():
             (tmp_path / name).write_bytes(make())

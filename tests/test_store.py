@@ -302,3 +302,326 @@ def test_numbers_and_values_the_store_cannot_hold_are_one_line(cli, tmp_path, su
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.startswith(f"puzzle-engine: error: {says}"), proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# -- round 3 (issue 38): rows a reader cannot decode, marked files, read-only folders,
+# --param names no puzzle has, no match, and one run at a time per batch
+
+def _store_with(tmp_path, sudoku_results, name="s.db", n=3):
+    ptype, results = sudoku_results
+    path = tmp_path / name
+    with Store(path) as store:
+        for result in results[:n]:
+            store.add(entries_of(ptype, result, bins=True))
+    return path
+
+
+@pytest.mark.parametrize("table, column, text, where", [
+    ("puzzles", "instance", "{not json", "table puzzles, puzzle id 2: column instance is not JSON"),
+    ("puzzles", "solution", "[1, 2", "table puzzles, puzzle id 2: column solution is not JSON"),
+    ("puzzles", "meta", "[1, 2]", "table puzzles, puzzle id 2: column meta is JSON, but not an "
+                                  "object (list)"),
+    ("puzzles", "params", "7", "table puzzles, puzzle id 2: column params is JSON, but not an "
+                               "object (int)"),
+])
+def test_a_row_that_is_not_json_is_one_line_naming_the_store_table_column_and_row(
+        cli, tmp_path, sudoku_results, table, column, text, where):
+    """A store edited by hand or damaged: every reader (db export, db query, render, and
+    db stats for the params it shows) says which row and column, exit 2; not an
+    internal error."""
+    path = _store_with(tmp_path, sudoku_results)
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"UPDATE {table} SET {column} = ? WHERE id = 2", (text,))
+    commands = [["db", "export", path], ["db", "query", path, "--from", "puzzles"],
+                ["db", "query", path, "--format", "csv"],
+                ["db", "query", path, "--limit", "3", "--draw", "1", "--format", "jsonl"],
+                ["render", path, "--format", "svg", "--out", tmp_path / "x.svg"]]
+    if column == "params":
+        commands.append(["db", "stats", path])
+    for args in commands:
+        proc = cli(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert proc.stderr.strip() == f"puzzle-engine: error: store {path}: {where}" or (
+            proc.stderr.strip().startswith(f"puzzle-engine: error: store {path}: {where} (")), \
+            (args, proc.stderr)
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_a_bins_row_or_a_batch_that_is_not_json_is_named(cli, tmp_path, sudoku_results):
+    path = _store_with(tmp_path, sudoku_results)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE bins SET instance = 'x' WHERE id = 1")
+        conn.execute("INSERT INTO batches (type, params, settings, seed, count, next_seed, "
+                     "started_at, updated_at) VALUES ('sudoku', '{', '{}', 1, 1, 1, 'a', 'a')")
+    proc = cli("db", "query", path, "--from", "bins")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"puzzle-engine: error: store {path}: table bins, bin id 1: "
+                                  "column instance is not JSON ("), proc.stderr
+    proc = cli("db", "stats", path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"puzzle-engine: error: store {path}: table batches, batch "
+                                  "id 1: column params is not JSON ("), proc.stderr
+
+
+@pytest.mark.parametrize("version, tables, says", [
+    (0, (), "without its tables and schema version"),
+    (SCHEMA_VERSION, ("batches",), "without its tables bins, owners, puzzles"),
+    (2, ("batches", "puzzles"), "without its table bins"),
+])
+def test_a_file_marked_as_a_store_without_its_tables_is_left_byte_identical(
+        cli, tmp_path, version, tables, says):
+    """Our application id on a file without the tables of its version: not made by us
+    (we set the mark, the version and the tables in one transaction), so refused by
+    every command that opens it, 'batch' before any work, and never changed."""
+    path = tmp_path / "marked.db"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version = {version}")
+    for name in tables:
+        conn.execute(f"CREATE TABLE {name} (x)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    for args, option in ((["batch", "sudoku", "--count", 1, "--db", path], "--db"),
+                         (["db", "stats", path], "DB")):
+        proc = cli(*args)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.strip() == (f"puzzle-engine: error: bad {option} {path}: marked as "
+                                       f"a puzzle-engine store but {says}: damaged, or not made "
+                                       "by puzzle-engine; left as it is"), proc.stderr
+        assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["marked.db"]
+
+
+def test_a_seed_the_batch_would_go_past_the_stores_numbers_with_is_refused_first(cli, tmp_path):
+    """The batch records its next seed with each puzzle, so its last seed + 1 must be a
+    number the store holds: refused before any work, no store made (the guide)."""
+    top = 2**63 - 1
+    for seed, count in ((top, 1), (top - 2, 3)):
+        proc = cli("batch", "sudoku", "--count", count, "--seed", seed, "--db",
+                   tmp_path / "new.db")
+        assert proc.returncode == 2
+        assert proc.stderr.strip() == (f"puzzle-engine: error: bad --seed {seed}: a batch of "
+                                       f"{count} from it needs seeds past {top}, the largest "
+                                       "whole number the store holds")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_sqlite_cannot_open_says_why(tmp_path, monkeypatch):
+    """SQLite's 'unable to open database file' is named for what it is: a folder where
+    the store's -wal and -shm files cannot be made (read-only, or not writable). Here the
+    folder is made unwritable for os.access (as root, permission bits do not stop us; the
+    read-only mount itself is in test_a_store_on_a_read_only_mount_is_named)."""
+    from puzzle_engine.store import store as store_module
+    path = tmp_path / "s.db"
+    path.write_bytes(b"")
+    real = store_module.os.access
+    monkeypatch.setattr(store_module.os, "access",
+                        lambda p, mode: False if str(p) == str(tmp_path) else real(p, mode))
+    why = store_module.cannot_open(path, sqlite3.OperationalError("unable to open database file"))
+    assert why == (f"the folder {tmp_path} is not writable, and SQLite must create s.db-wal and "
+                   "s.db-shm beside a store to open it, even to read (copy the store to a "
+                   "writable folder)")
+    monkeypatch.setattr(store_module.os, "access", real)
+    assert store_module.cannot_open(path, sqlite3.OperationalError("disk I/O error")) == \
+        "SQLite cannot open it (disk I/O error)"
+
+
+def _unshare_mount_works() -> bool:
+    import shutil
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return False
+    return subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs none /mnt"],
+                          capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _unshare_mount_works(), reason="needs mount namespaces (root)")
+def test_a_store_on_a_read_only_mount_is_named(tmp_path, sudoku_results):
+    """A store in a folder bind-mounted read-only (in a mount namespace of its own, gone
+    with the command): the readers say the folder is on a read-only file system, the
+    writers that the file or folder is; not 'unable to open database file'."""
+    import shlex
+    import sys
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = _store_with(folder, sudoku_results)
+    before = path.read_bytes()
+    run = f"{shlex.quote(sys.executable)} -c 'from puzzle_engine.cli import main; main()'"
+    commands = {
+        f"db stats {path}": f"bad DB {path}: the folder {folder} is on a read-only file system, "
+                            "and SQLite must create s.db-wal and s.db-shm beside a store to "
+                            "open it, even to read (copy the store to a writable folder)",
+        f"render {path} --out {tmp_path}/x.svg": f"bad INPUT {path}: the folder {folder} is on "
+                                                 "a read-only file system",
+        f"batch sudoku --count 1 --db {path}": f"bad --db {path}: the file is on a read-only "
+                                               "file system",
+        f"batch sudoku --count 1 --db {folder}/new.db": f"bad --db {folder}/new.db: the folder "
+                                                        "is on a read-only file system",
+    }
+    for command, says in commands.items():
+        proc = subprocess.run(
+            ["unshare", "-m", "sh", "-c", f"mount --bind {folder} {folder} && mount -o "
+             f"remount,bind,ro {folder} && {run} {command}"],
+            capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(f"puzzle-engine: error: {says}"), proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == before and sorted(p.name for p in folder.iterdir()) == ["s.db"]
+
+
+def test_a_param_no_stored_puzzle_has_is_named_and_no_match_is_said(cli, tmp_path,
+                                                                    sudoku_results):
+    """'--param colour=red' selects nothing because no stored puzzle has such a
+    parameter: that is a mistake in the command (a misspelt name, another type's), so it
+    is refused, naming the parameters the stored puzzles do have. A known parameter with
+    a value nothing has is a query with no match: said on stderr, exit 0."""
+    path = _store_with(tmp_path, sudoku_results)
+    for args in (["db", "query", path], ["db", "export", path], ["db", "stats", path],
+                 ["render", path, "--out", tmp_path / "x.svg"]):
+        proc = cli(*args, "--param", "colour=red")
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert proc.stderr.strip() == (f"puzzle-engine: error: bad --param colour: no puzzle "
+                                       f"in {path} has a parameter 'colour' (theirs: box, "
+                                       "choose, size)"), proc.stderr
+    proc = cli("db", "query", path, "--type", "sudoku", "--param", "colour=red")
+    assert "no puzzle of type sudoku in" in proc.stderr and proc.returncode == 2
+    # nothing of the type stored: no names known, so no match rather than a refusal
+    proc = cli("db", "query", path, "--type", "fillomino", "--param", "colour=red")
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert proc.stderr == f"puzzle-engine: no match in {path} (puzzles and bins searched)\n"
+    for args, searched in ((["db", "query", path, "--param", "size=4"], "puzzles and bins"),
+                           (["db", "query", path, "--level", "hard", "--from", "bins"], "bins"),
+                           (["db", "export", path, "--param", "size=4"], "puzzles")):
+        proc = cli(*args)
+        assert (proc.returncode, proc.stdout) == (0, ""), proc.stderr
+        assert proc.stderr == f"puzzle-engine: no match in {path} ({searched} searched)\n"
+    proc = cli("db", "query", path, "--param", "size=9", "--limit", "1")
+    assert proc.returncode == 0 and proc.stderr == "" and len(proc.stdout.split()) == 1
+    assert not (tmp_path / "x.svg").exists()
+
+
+def _held_by(path, owner, beat_at=None):
+    """Make ``owner`` the holder of batch 1 in ``path``, its heartbeat at ``beat_at``."""
+    from puzzle_engine.store import owners
+    stamp = beat_at or owners.stamp()
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT OR REPLACE INTO owners (batch_id, host, boot, pid, started, "
+                     "taken_at, beat_at) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                     (owner.host, owner.boot, owner.pid, owner.started, stamp, stamp))
+
+
+def _run_batch(path):
+    with Store(path) as store:
+        batch, created = store.run_batch("sudoku", {"size": 9}, {"s": 1}, 1, 5, lambda: 0)
+        held = store.execute("SELECT pid FROM owners").fetchall()
+    with sqlite3.connect(path) as conn:
+        left = conn.execute("SELECT count(*) FROM owners").fetchone()[0]
+    return batch, created, held, left
+
+
+def test_a_batch_is_held_by_one_live_run_and_a_gone_one_is_taken_over(tmp_path):
+    """The owners row: a run holds its batch while it runs and lets go when done; a
+    holder whose process lives (same pid and start time) refuses another run, naming the
+    batch and the run; one that is dead, whose pid now names another process, from
+    before a reboot, or on another host without a heartbeat for LEASE seconds, is taken
+    over."""
+    import os
+    import sys
+    from datetime import datetime, timedelta, timezone
+
+    from puzzle_engine.store import owners
+    from puzzle_engine.store.store import BatchHeld
+    path = tmp_path / "o.db"
+    batch, created, held, left = _run_batch(path)
+    assert (batch.id, created, held, left) == (1, True, [(os.getpid(),)], 0)
+    me = owners.Owner.this_process()
+    live = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                            stdin=subprocess.PIPE)
+    try:
+        holder = owners.Owner(me.host, me.boot, live.pid, owners.started(live.pid))
+        _held_by(path, holder)
+        with pytest.raises(BatchHeld, match=rf"^store {path}: batch 1 \(sudoku, seed 1\) is "
+                           rf"being run by another puzzle-engine command \(pid {live.pid} on "
+                           rf"{me.host}, since .* UTC\); one run at a time per batch: wait for "
+                           "it to end, or stop it$"):
+            _run_batch(path)
+        with sqlite3.connect(path) as conn:  # the refused run changed nothing
+            assert conn.execute("SELECT count, pid FROM batches, owners").fetchone() == \
+                (5, live.pid)
+        # the same pid, another start time: the pid was reused, the holder is gone
+        _held_by(path, owners.Owner(me.host, me.boot, live.pid, holder.started + "0"))
+        assert _run_batch(path)[1:] == (False, [(os.getpid(),)], 0)
+        # another host, heartbeat fresh: held; stale: taken over
+        far = owners.Owner("elsewhere", "b", live.pid, holder.started)
+        _held_by(path, far)
+        with pytest.raises(BatchHeld, match="pid .* on elsewhere"):
+            _run_batch(path)
+        old = datetime.now(timezone.utc) - timedelta(seconds=owners.LEASE + 1)
+        _held_by(path, far, owners.stamp(old))
+        assert _run_batch(path)[3] == 0
+        # this host before a reboot
+        _held_by(path, owners.Owner(me.host, "another boot", live.pid, holder.started))
+        assert _run_batch(path)[3] == 0
+    finally:
+        live.stdin.close()
+        live.wait(30)
+    # the holder is dead (and reaped): taken over
+    _held_by(path, holder)
+    assert owners.started(live.pid) is None
+    assert _run_batch(path)[1:] == (False, [(os.getpid(),)], 0)
+
+
+def test_a_run_whose_batch_was_taken_over_stops_at_its_next_write(tmp_path, sudoku_results):
+    from puzzle_engine.store import owners
+    from puzzle_engine.store.store import BatchHeld
+    ptype, results = sudoku_results
+    path = tmp_path / "t.db"
+    with Store(path) as store:
+        batch, _ = store.run_batch("sudoku", {"size": 9}, {}, 1, 5, lambda: 0)
+        store.add(entries_of(ptype, results[0]), batch, next_seed=2)
+        _held_by(path, owners.Owner("elsewhere", "b", 1, "1"))
+        with pytest.raises(BatchHeld, match=r"batch 1 was taken over by another puzzle-engine "
+                                            r"command \(pid 1 on elsewhere, since .*\); this "
+                                            "run stops$"):
+            store.add(entries_of(ptype, results[1]), batch, next_seed=3)
+        assert store.distinct(batch) == 1
+        assert store.execute("SELECT host FROM owners").fetchall() == [("elsewhere",)]
+    with sqlite3.connect(path) as conn:  # its end does not drop the other run's hold
+        assert conn.execute("SELECT host FROM owners").fetchall() == [("elsewhere",)]
+
+
+def test_the_holders_heartbeat_is_written_while_it_runs(tmp_path, monkeypatch):
+    """Each LEASE / 6 seconds the run writes its heartbeat (waited for as an event: the
+    row's beat_at changing)."""
+    import time
+
+    from puzzle_engine.store import owners
+    monkeypatch.setattr(owners, "LEASE", 0.3)
+    path = tmp_path / "h.db"
+    with Store(path) as store:
+        store.run_batch("sudoku", {}, {}, 1, 5, lambda: 0)
+        (first,) = store.execute("SELECT beat_at FROM owners").fetchone()
+        deadline = time.monotonic() + 120
+        while store.execute("SELECT beat_at FROM owners").fetchone()[0] == first:
+            assert time.monotonic() < deadline, "no heartbeat"
+            time.sleep(0.05)
+
+
+def test_an_older_store_gets_the_owners_table(cli, tmp_path):
+    """Version 2 (before batches were held) is read as it is (readers need nothing of
+    version 3, so a store in a read-only file stays readable), and brought to version 3
+    by a writer."""
+    path = tmp_path / "v2.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, upto=2)
+    conn.execute("PRAGMA journal_mode = WAL")  # as every store the engine opened
+    conn.close()
+    before = path.read_bytes()
+    for args in (["db", "stats", path], ["db", "query", path, "--from", "bins"]):
+        proc = cli(*args)
+        assert proc.returncode == 0, proc.stderr
+    assert path.read_bytes() == before
+    with Store(path) as store:
+        assert store.execute("PRAGMA user_version").fetchone()[0] == 3 == SCHEMA_VERSION
+        batch, created = store.run_batch("sudoku", {}, {}, 1, 5, lambda: 0)
+        assert created and store.execute("SELECT count(*) FROM owners").fetchone()[0] == 1

@@ -17,11 +17,10 @@ from .. import calls, corpus, executors, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
 from ..errors import PuzzleEngineError, PuzzleInputError
-from ..files import check_writable
 from ..jobs import Grading, Job, SolverSettings
 from ..resume import same_fields
 from ..store import Store
-from ..store.query import check_int
+from ..store.query import INT_RANGE, check_int
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, ModelOpt, SolverOpt, TimeOpt, _engine, _errors,
                      _host, _plugin_params, err_console)
@@ -88,7 +87,12 @@ def batch(
                                        f"CPU; this machine has {cpus})")
         check_int("--seed", seed)
         check_int("--count", count)
-        check_writable(db, "--db")
+        if seed is not None and seed + count > INT_RANGE.stop - 1:
+            # Seeds go up by one, and the batch records the next one with each puzzle.
+            raise PuzzleInputError(f"bad --seed {seed}: a batch of {count} from it needs seeds "
+                                   f"past {INT_RANGE.stop - 1}, the largest whole number the "
+                                   "store holds")
+        Store.check(db, "--db")
         if executor not in executors.EXECUTORS:
             raise PuzzleInputError(f"bad --executor '{executor}': expected local or dask")
         if (executor == "dask") != (scheduler is not None):
@@ -132,14 +136,12 @@ def batch(
         client = executors.dask_client(scheduler) if executor == "dask" else None
         try:
             with Store(db) as store:
-                found = store.batch(ptype.name, params, settings, seed, count)
-                if found is None:
-                    if seed is None:
-                        seed = random.SystemRandom().randrange(2**31)
-                        err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} "
-                                          "to reproduce)")
-                    found = store.new_batch(ptype.name, params, settings, seed, count)
-                elif found.next_seed != found.seed:
+                found, created = store.run_batch(ptype.name, params, settings, seed, count,
+                                                 lambda: random.SystemRandom().randrange(2**31))
+                if created and seed is None:
+                    err_console.print(f"puzzle-engine: seed {found.seed} (pass --seed "
+                                      f"{found.seed} to reproduce)")
+                elif not created and found.next_seed != found.seed:
                     err_console.print(f"puzzle-engine: going on with batch {found.id} (seed "
                                       f"{found.seed}) from seed {found.next_seed}", markup=False)
                 _run(store, found, job, count, workers, client,

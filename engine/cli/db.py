@@ -17,7 +17,7 @@ from ..errors import PuzzleEngineError, PuzzleInputError
 from ..store import Filters, Store, records, stats
 from ..store.query import SOURCES, check_draw
 from . import app, streams
-from .common import _errors, _host, out_console
+from .common import _errors, _host, err_console, out_console
 
 db_app = typer.Typer(rich_markup_mode="rich", no_args_is_help=True,
                      help="Read a puzzle store: counts, exports and queries.")
@@ -144,7 +144,9 @@ def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw,
             writer = csv.writer(sink) if fmt == "csv" else None
             if writer:
                 writer.writerow(CSV_FIELDS)
-            for record in records(store, filters, source, variants, limit, draw):
+            written = 0
+            for written, record in enumerate(records(store, filters, source, variants, limit,
+                                                     draw), 1):
                 if fmt == "jsonl":
                     sink.write(json.dumps(record) + "\n")
                 elif fmt == "line":
@@ -153,6 +155,10 @@ def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw,
                     writer.writerow(_csv_row(host, record))
             if sink is streams.stdout:
                 sink.flush()
+        if not written:
+            where = {"puzzles": "puzzles", "bins": "bins"}.get(source, "puzzles and bins")
+            err_console.print(f"puzzle-engine: no match in {db} ({where} searched)",
+                              markup=False)
 
 
 def _line(host, record) -> str:

@@ -114,18 +114,44 @@ _PUZZLE_FIELDS = ("p.id, p.type, p.params, p.key, p.instance, p.solution, p.vari
                   "p.meta, p.batch_id, p.created_at")
 
 
-def _puzzle_record(row) -> dict[str, Any]:
+class _Fields:
+    """The JSON columns of one row, read back: each must be JSON of the kind the store
+    writes (an object, mostly), else a one-line error naming the store, the table, the
+    row and the column (a store edited by hand, or damaged)."""
+
+    def __init__(self, store: Store, table: str, row_id: int):
+        self.store, self.table, self.row_id = store, table, row_id
+
+    def load(self, column: str, text: str | None, kind: type | None = dict) -> Any:
+        if text is None:
+            return None
+        try:
+            value = json.loads(text)
+        except (ValueError, TypeError) as exc:
+            why = f"not JSON ({exc})"
+        else:
+            if kind is None or isinstance(value, kind):
+                return value
+            why = f"JSON, but not an object ({type(value).__name__})"
+        what = {"puzzles": "puzzle", "bins": "bin", "batches": "batch"}[self.table]
+        raise PuzzleInputError(f"store {self.store.path}: table {self.table}, {what} id "
+                               f"{self.row_id}: column {column} is {why}") from None
+
+
+def _puzzle_record(store: Store, row) -> dict[str, Any]:
     (pid, type_name, params, key, instance, solution, variant_of, variant, level, grade,
      complexity, complexity_level, seed, plugin, plugin_version, solver, solver_version,
      engine_version, meta, batch_id, created_at) = row
-    meta = json.loads(meta)
+    fields = _Fields(store, "puzzles", pid)
+    meta = fields.load("meta", meta)
     meta.pop("variant", None)
-    record = {"type": type_name, "params": json.loads(params), **json.loads(instance),
-              **(json.loads(solution) if solution else {}), "seed": seed, "variant": variant,
+    record = {"type": type_name, "params": fields.load("params", params),
+              **fields.load("instance", instance),
+              **(fields.load("solution", solution) or {}), "seed": seed, "variant": variant,
               "plugin": plugin, "plugin_version": plugin_version,
               "engine_version": engine_version, "solver": solver,
               "solver_version": solver_version, **meta}
-    grade = json.loads(grade) if grade else None
+    grade = fields.load("grade", grade) if grade else None
     if grade is not None and "difficulty" not in record:
         record["difficulty"] = grade  # as 'gen --difficulty' writes it
     record["store"] = {"id": pid, "key": key, "variant_of": variant_of, "level": level,
@@ -134,11 +160,11 @@ def _puzzle_record(row) -> dict[str, Any]:
     return record
 
 
-def _bin_record(row) -> dict[str, Any]:
+def _bin_record(store: Store, row) -> dict[str, Any]:
     bid, complexity, level, key, instance, created_at, *puzzle = row
-    record = _puzzle_record(puzzle)
+    record = _puzzle_record(store, puzzle)
     source = record["store"]
-    fields = {**json.loads(instance)}
+    fields = {**_Fields(store, "bins", bid).load("instance", instance)}
     out = {"type": record["type"], "params": record["params"], **fields}
     out.update({k: v for k, v in record.items() if k not in out and k not in
                 ("variant", "minimal", "unknown", "givens", "empty", "store", "complexity",
@@ -167,11 +193,44 @@ def check_draw(limit: int | None, draw_seed: int | None) -> None:
         raise PuzzleInputError("--draw needs --limit (how many to draw)")
 
 
+def check_params(store: Store, filters: Filters) -> None:
+    """Refuse a ``--param`` that no stored puzzle (of the type asked for) has: a name
+    misspelt, or another type's, selects nothing, and is said to be the cause. Checked
+    when nothing matched (only then can a name be unknown), from the stored puzzles'
+    own parameters, so a store is read without its types' plugins. A store with no
+    puzzles of the type knows no names: nothing is refused."""
+    if not filters.params:
+        return
+    where, args = ("type = ?", [filters.type]) if filters.type is not None else ("1", [])
+    known: set[str] = set()
+    for pid, params in store.execute(f"SELECT min(id), params FROM puzzles WHERE {where} "
+                                     "GROUP BY params", args):
+        known.update(_Fields(store, "puzzles", pid).load("params", params))
+    if not known:
+        return
+    for name in filters.params:
+        if name not in known:
+            of = f" of type {filters.type}" if filters.type is not None else ""
+            raise PuzzleInputError(f"bad --param {name}: no puzzle{of} in {store.path} has a "
+                                   f"parameter '{name}' (theirs: {', '.join(sorted(known))})")
+
+
 def records(store: Store, filters: Filters, source: str = "all", variants: bool = False,
             limit: int | None = None, draw_seed: int | None = None) -> Iterator[dict[str, Any]]:
     """The records ``filters`` select, puzzles (with ``variants``, their variants too) in
     the order they were stored, then bins. With ``draw_seed``, ``limit`` of them drawn at
-    random (reproducibly) instead of the first ``limit``."""
+    random (reproducibly) instead of the first ``limit``. None at all with a parameter
+    no stored puzzle has: an error saying so (``check_params``)."""
+    found = False
+    for record in _records(store, filters, source, variants, limit, draw_seed):
+        found = True
+        yield record
+    if not found:
+        check_params(store, filters)
+
+
+def _records(store: Store, filters: Filters, source: str, variants: bool, limit: int | None,
+             draw_seed: int | None) -> Iterator[dict[str, Any]]:
     if source not in SOURCES:
         raise PuzzleInputError(f"bad --from '{source}': expected one of {', '.join(SOURCES)}")
     queries = []  # (table, columns, FROM and WHERE, arguments, record maker)
@@ -192,8 +251,8 @@ def records(store: Store, filters: Filters, source: str = "all", variants: bool 
                for row in store.execute(f"SELECT {table}.id {body} ORDER BY {table}.id", args)]
         for n, row_id in random.Random(draw_seed).sample(ids, min(limit, len(ids))):
             table, columns, body, args, make = queries[n]
-            yield make(store.execute(f"SELECT {columns} {body} AND {table}.id = ?",
-                                     [*args, row_id]).fetchone())
+            yield make(store, store.execute(f"SELECT {columns} {body} AND {table}.id = ?",
+                                            [*args, row_id]).fetchone())
         return
     left = limit
     for table, columns, body, args, make in queries:
@@ -201,7 +260,7 @@ def records(store: Store, filters: Filters, source: str = "all", variants: bool 
         if left is not None:
             sql += f" LIMIT {int(left)}"
         for row in store.execute(sql, args):
-            yield make(row)
+            yield make(store, row)
             if left is not None:
                 left -= 1
         if left is not None and left <= 0:
@@ -213,10 +272,11 @@ def stats(store: Store, filters: Filters) -> dict[str, Any]:
     complexity and level; batches with their candidates and duplicates."""
     where, args = filters.where("p")
     groups = [
-        {"type": t, "params": json.loads(p), "level": level, "puzzles": n}
-        for t, p, level, n in store.execute(
-            f"SELECT p.type, p.params, p.level, count(*) FROM puzzles p WHERE {where} AND "
-            "p.variant_of IS NULL GROUP BY p.type, p.params, p.level ORDER BY 1, 2, 3", args)]
+        {"type": t, "params": _Fields(store, "puzzles", first).load("params", p), "level": level,
+         "puzzles": n}
+        for t, p, level, n, first in store.execute(
+            f"SELECT p.type, p.params, p.level, count(*), min(p.id) FROM puzzles p WHERE {where} "
+            "AND p.variant_of IS NULL GROUP BY p.type, p.params, p.level ORDER BY 1, 2, 3", args)]
     puzzles = sum(g["puzzles"] for g in groups)
     variants = store.execute(f"SELECT count(*) FROM puzzles p WHERE {where} AND p.variant_of "
                              "IS NOT NULL", args).fetchone()[0]
@@ -225,7 +285,8 @@ def stats(store: Store, filters: Filters) -> dict[str, Any]:
             for t, c, level, n in store.execute(
                 f"SELECT b.type, b.complexity, b.level, count(*) FROM bins b JOIN puzzles p ON "
                 f"p.id = b.puzzle_id WHERE {b_where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", b_args)]
-    batches = [{"id": i, "type": t, "params": json.loads(p), "seed": s, "count": c,
+    batches = [{"id": i, "type": t, "params": _Fields(store, "batches", i).load("params", p),
+                "seed": s, "count": c,
                 "next_seed": ns, "candidates": cand, "duplicates": d, "off_level": o,
                 "started_at": st, "updated_at": up}
                for i, t, p, s, c, ns, cand, d, o, st, up in store.execute(
@@ -233,5 +294,7 @@ def stats(store: Store, filters: Filters) -> dict[str, Any]:
                    "off_level, started_at, updated_at FROM batches ORDER BY id")]
     if filters.type is not None:
         batches = [b for b in batches if b["type"] == filters.type]
+    if not groups and not variants and not bins:
+        check_params(store, filters)
     return {"puzzles": puzzles, "variants": variants, "groups": groups, "bins": bins,
             "batches": batches}

@@ -9,6 +9,7 @@ refused, and so is an SQLite file that is not a store.
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 
 #: 'PZEN': marks an SQLite file as a puzzle-engine store.
@@ -74,8 +75,30 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at TEXT NOT NULL)""",
      "CREATE UNIQUE INDEX bins_key ON bins(type, complexity, key)",
      "CREATE INDEX bins_level ON bins(type, level)"),
+    # 3: who runs a batch: one row per batch being run, the command process that writes
+    # the store (its host and boot, pid and start time) and its heartbeat. A run takes the
+    # row in the transaction that finds or starts its batch, and drops it when it ends; a
+    # row whose process is gone (or, from another host, whose heartbeat stopped) is stale.
+    ("""CREATE TABLE owners (
+            batch_id INTEGER PRIMARY KEY REFERENCES batches(id),
+            host TEXT NOT NULL,
+            boot TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            started TEXT NOT NULL,
+            taken_at TEXT NOT NULL,
+            beat_at TEXT NOT NULL)""",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The version reading a store needs (``db``, ``render``): the later steps add only what
+#: writers use (3: owners), so a store that is read is not written for them (and an older
+#: store in a read-only file stays readable).
+READ_VERSION = 2
+
+#: The tables each version has (a store that lacks one is damaged, or not ours).
+TABLES: tuple[frozenset[str], ...] = tuple(
+    frozenset(re.findall(r"CREATE TABLE (\w+)", " ".join(s for step in MIGRATIONS[:k]
+                                                           for s in step)))
+    for k in range(SCHEMA_VERSION + 1))
 
 
 class SchemaError(Exception):
@@ -88,15 +111,24 @@ def migrate(conn: sqlite3.Connection, upto: int = SCHEMA_VERSION, create: bool =
     version it had."""
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = {name for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
     if app_id != APPLICATION_ID:
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id != 0 or tables:
+        if app_id != 0 or tables or version != 0:
             raise SchemaError("an SQLite database, but not a puzzle-engine store")
         if not create:
             raise SchemaError("an empty file, not a puzzle-engine store")
     if version > SCHEMA_VERSION:
         raise SchemaError(f"a store of schema version {version}, made by a newer "
                           f"puzzle-engine (this one reads up to version {SCHEMA_VERSION})")
+    if app_id == APPLICATION_ID and (version == 0 or not TABLES[version] <= tables):
+        # We set the mark and the version in the transaction that makes the tables: a
+        # marked file without them was not made by us (or lost them); it is left alone.
+        missing = sorted(TABLES[version] - tables)
+        what = (f"table{'s' if len(missing) > 1 else ''} {', '.join(missing)}" if missing
+                else "tables and schema version")
+        raise SchemaError(f"marked as a puzzle-engine store but without its {what}: "
+                          "damaged, or not made by puzzle-engine; left as it is")
     start = version
     while version < upto:
         with transaction(conn):

@@ -9,22 +9,50 @@ canonical key is already stored for its type is refused and counted as a duplica
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from ..errors import PuzzleInputError, one_line
 from ..files import check_writable
+from . import owners
 from .entries import Entry, dumps
-from .schema import SchemaError, migrate, transaction
+from .schema import READ_VERSION, SCHEMA_VERSION, SchemaError, migrate, transaction
 
 
 def now() -> str:
     """The time as the store writes it: ISO 8601 in UTC, to the microsecond."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return owners.stamp()
+
+
+def read_only(path: Path) -> bool:
+    """Whether ``path`` is on a file system mounted read-only."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def cannot_open(path: Path, exc: sqlite3.Error) -> str:
+    """Why SQLite cannot open the store at ``path`` ('unable to open database file' says
+    little): a store is kept in WAL mode, so opening it, even to read, makes its
+    ``-wal`` and ``-shm`` files beside it, which a read-only folder refuses."""
+    folder = path.parent
+    if not os.access(path, os.R_OK) and path.exists():
+        return "the file is not readable"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        how = "is on a read-only file system" if read_only(folder) else "is not writable"
+        return (f"the folder {folder} {how}, and SQLite must create {path.name}-wal and "
+                f"{path.name}-shm beside a store to open it, even to read (copy the store to "
+                "a writable folder)")
+    return f"SQLite cannot open it ({one_line(exc)})"
+
+
+class BatchHeld(PuzzleInputError):
+    """The batch is run by another command (the message names the batch and the run)."""
 
 
 @dataclass
@@ -63,9 +91,11 @@ class Store:
     """An open store. ``create``: make the file if it does not exist (``gen`` and
     ``batch``); else it must exist (``db``). ``option`` names the path in errors."""
 
-    def __init__(self, path: Path, create: bool = True, option: str = "--db"):
+    def __init__(self, path: Path, create: bool = True, option: str = "--db",
+                 upgrade: bool = True):
         path = Path(path)
         self.path = path
+        self._held = None  # (batch id, owner, heartbeat) while this process runs a batch
         if create:
             check_writable(path, option)
         elif path.is_dir():
@@ -75,10 +105,13 @@ class Store:
         try:
             self.conn = sqlite3.connect(path, timeout=60, isolation_level=None)
         except sqlite3.Error as exc:
-            raise PuzzleInputError(f"bad {option} {path}: cannot open it ({exc})") from None
+            raise PuzzleInputError(f"bad {option} {path}: {cannot_open(path, exc)}") from None
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self.conn, create=create)
+            if not upgrade:  # only checked, nothing written
+                migrate(self.conn, upto=0, create=create)
+                return
+            migrate(self.conn, upto=SCHEMA_VERSION if create else READ_VERSION, create=create)
             # WAL: readers never block the writer; NORMAL sync: a commit survives a crash
             # of the process (not of the machine's power, where the last commits may go).
             self.conn.execute("PRAGMA journal_mode = WAL")
@@ -88,11 +121,26 @@ class Store:
             raise PuzzleInputError(f"bad {option} {path}: {exc}") from None
         except sqlite3.DatabaseError as exc:
             self.conn.close()
-            what = "not an SQLite database" if "not a database" in str(exc) else str(exc)
+            what = ("not an SQLite database" if "not a database" in str(exc) else
+                    cannot_open(path, exc) if "unable to open" in str(exc) else str(exc))
             raise PuzzleInputError(f"bad {option} {path}: {what}") from None
 
+    @classmethod
+    def check(cls, path: Path, option: str = "--db") -> None:
+        """Refuse, before any work, a file at ``path`` that is not a store this engine can
+        write, leaving it as it is; a missing or empty file will become a new store."""
+        path = Path(path)
+        check_writable(path, option)
+        if path.is_file() and path.stat().st_size:
+            cls(path, create=False, option=option, upgrade=False).close()
+
     def close(self) -> None:
-        self.conn.close()
+        try:
+            self.release()
+        except sqlite3.Error:
+            pass  # a store failing as the run ends: a dead holder is taken over later
+        finally:
+            self.conn.close()
 
     @contextlib.contextmanager
     def failures(self):
@@ -118,11 +166,8 @@ class Store:
             self.close()
 
     # -- batches -------------------------------------------------------------------------
-    def batch(self, type_name: str, params: dict[str, Any], settings: dict[str, Any],
-              seed: int | None, count: int) -> Batch | None:
-        """The batch of this type, params and settings that started at ``seed`` (the
-        latest one when ``seed`` is None), with its ``count`` raised to ``count``; None
-        when there is none."""
+    def _find(self, type_name: str, params: dict[str, Any], settings: dict[str, Any],
+              seed: int | None) -> Batch | None:
         args: list[Any] = [type_name, dumps(params), dumps(settings)]
         where = "type = ? AND params = ? AND settings = ?"
         if seed is not None:
@@ -131,24 +176,53 @@ class Store:
         row = self.conn.execute(f"SELECT id, seed, count, next_seed, candidates, duplicates, "
                                 f"off_level FROM batches WHERE {where} ORDER BY id DESC LIMIT 1",
                                 args).fetchone()
-        if row is None:
-            return None
-        batch = Batch(*row)
-        if count != batch.count:
-            with transaction(self.conn):
-                self.conn.execute("UPDATE batches SET count = ? WHERE id = ?", (count, batch.id))
-            batch.count = count
-        return batch
+        return None if row is None else Batch(*row)
 
-    def new_batch(self, type_name: str, params: dict[str, Any], settings: dict[str, Any],
-                  seed: int, count: int) -> Batch:
-        stamp = now()
-        with transaction(self.conn):
-            cursor = self.conn.execute(
-                "INSERT INTO batches (type, params, settings, seed, count, next_seed, "
-                "started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (type_name, dumps(params), dumps(settings), seed, count, seed, stamp, stamp))
+    def _insert_batch(self, type_name, params, settings, seed, count, stamp) -> Batch:
+        cursor = self.conn.execute(
+            "INSERT INTO batches (type, params, settings, seed, count, next_seed, "
+            "started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (type_name, dumps(params), dumps(settings), seed, count, seed, stamp, stamp))
         return Batch(cursor.lastrowid, seed, count, seed, 0, 0, 0)
+
+    def run_batch(self, type_name: str, params: dict[str, Any], settings: dict[str, Any],
+                  seed: int | None, count: int,
+                  new_seed: Callable[[], int]) -> tuple[Batch, bool]:
+        """The batch to run, held by this process until ``release`` (or ``close``): the
+        latest of this type, params and settings that started at ``seed`` (any seed when
+        None), its count set to ``count``, else a new one from ``seed`` (or
+        ``new_seed()``); and whether it is new. Found, held and started in one
+        transaction, so that two runs of one batch started at once cannot both run it; a
+        batch another live run holds is refused, naming it and that run."""
+        me = owners.Owner.this_process()
+        with transaction(self.conn):
+            batch = self._find(type_name, params, settings, seed)
+            created = batch is None
+            if created:
+                batch = self._insert_batch(type_name, params, settings,
+                                           new_seed() if seed is None else seed, count, now())
+            held = owners.take(self.conn, batch.id, me)
+            if held is not None:
+                owner, taken_at = held
+                raise BatchHeld(
+                    f"store {self.path}: batch {batch.id} ({type_name}, seed {batch.seed}) is "
+                    f"being run by another puzzle-engine command ({owner.describe(taken_at)}); "
+                    "one run at a time per batch: wait for it to end, or stop it")
+            if count != batch.count:
+                self.conn.execute("UPDATE batches SET count = ? WHERE id = ?", (count, batch.id))
+                batch.count = count
+        self._held = (batch.id, me, owners.Heartbeat(self.path, batch.id, me))
+        return batch, created
+
+    def release(self) -> None:
+        """Let go of the batch this process runs (nothing when it runs none)."""
+        held, self._held = self._held, None
+        if held is None:
+            return
+        batch_id, me, heartbeat = held
+        heartbeat.stop()
+        with transaction(self.conn):
+            owners.release(self.conn, batch_id, me)
 
     def distinct(self, batch: Batch) -> int:
         """The distinct puzzles (not variants) the batch has stored."""
@@ -165,6 +239,13 @@ class Store:
         stamp = now()
         conn = self.conn
         with transaction(conn):
+            if batch is not None and self._held is not None and self._held[0] == batch.id \
+                    and not owners.holds(conn, batch.id, self._held[1]):
+                held = owners.holder(conn, batch.id)
+                raise BatchHeld(f"store {self.path}: batch {batch.id} was taken over by another "
+                                "puzzle-engine command" + (f" ({held[0].describe(held[1])})"
+                                                           if held else "")
+                                + "; this run stops")
             for e in entries:
                 c = e.columns
                 cursor = conn.execute(
