@@ -75,7 +75,8 @@ class GridPuzzle(PuzzleType, Emptying):
         return tuple(flat)
 
     def search_variables(self, params, instance: Board) -> list[int]:
-        return [i for i, v in enumerate(instance) if not v]
+        fixed = calls.call(self, "structure", params=params, board=instance)
+        return [i for i, v in enumerate(instance) if not v and i not in fixed]
 
     def features(self, params, instance: Board, solution, checker) -> dict[str, float]:
         givens = self.givens(params, instance)
