@@ -170,8 +170,11 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise PuzzleInputError("the record's field 'config.draw' must be a whole number")
         if config.get("spec") not in (None, self.spec(params["spec"]).name):
-            raise PuzzleInputError(f"the record is of spec '{config.get('spec')}', not "
-                                   f"'{params['spec']}' (--spec)")
+            given = record.get("params")  # the spec asked for: the record's own, or --spec
+            source = ("its field 'params.spec'" if isinstance(given, dict)
+                      and given.get("spec") == params["spec"] else "--spec")
+            raise PuzzleInputError(f"the record's field 'config.spec' says spec "
+                                   f"'{config.get('spec')}', not '{params['spec']}' ({source})")
         spec = self.spec(params["spec"])
         from .generator import Generator
         from .interp import ExprError
