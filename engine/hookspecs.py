@@ -87,9 +87,17 @@ def register_strategies(register: Register) -> None:
 @hookspec
 def register_criteria(register: Register) -> None:
     """Call ``register(c)`` for each acceptance criterion, an object with the attributes
-    of ``puzzle_engine.criteria.Criterion``: ``name`` and ``judge(engine, ptype, params,
-    instance, reference=None)``, which returns a ``Verdict`` (accepted, refused, or
-    unknown when the solver ran out of time)."""
+    of ``puzzle_engine.criteria.Criterion`` (subclass it): ``name``, ``description`` and
+    ``judge(engine, ptype, params, instance, limit=1)``, which returns a
+    ``puzzle_engine.criteria.Verdict``: ``accepted`` (``True``, ``False``, or ``None`` when
+    the solver ran out of time: unknown, never accepted), ``solutions`` (the distinct
+    solutions seen, at most ``limit + 1``), ``status``, and optionally ``solution``,
+    ``value`` (an optimum, the correct answer's index) and ``fields`` (for the record).
+    ``limit`` is the most solutions an accepted instance may have (``--max-solutions``).
+    Optional: ``refuted_by(engine, ptype, params, solutions, limit=1)``, whether some true
+    solutions alone show the instance refused (default ``False``), and ``checker(engine,
+    ptype, params, full)``, the emptying strategy's checker (default: ``judge`` per
+    board)."""
 
 
 @hookspec
@@ -120,7 +128,11 @@ class PuzzleType:
     name: ClassVar[str] = ""
     #: One line for ``puzzle-engine plugins``.
     description: ClassVar[str] = ""
-    #: The parameters, settable as ``--name VALUE`` after the type's name.
+    #: The parameters, settable as ``--name VALUE`` after the type's name. A name the
+    #: command line keeps for itself (``seed``, ``out``, ``count``, ``format``, ``solver``,
+    #: ``time-limit``...: ``puzzle_engine.plugins.RESERVED_OPTIONS``) or one of the
+    #: strategy's options refuses the type at registration, in one line naming the plugin
+    #: and the option; the plugin's other types still load.
     params: ClassVar[tuple[Param, ...]] = ()
     #: MiniZinc model files (``pathlib.Path`` or ``importlib.resources`` files) or inline
     #: MiniZinc code (``str``), concatenated in this order.

@@ -14,6 +14,7 @@ the built-in plugins register first, so they are never displaced.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
@@ -24,11 +25,25 @@ from .errors import PluginError, PuzzleInputError, UnknownPuzzleError, one_line
 from .hookspecs import CONTRACT_VERSION, PuzzleType
 
 GROUP = "puzzle_engine"
+#: A plugin whose loading (its import and registration) takes longer, in seconds, is named
+#: in a warning: every command pays for it.
+SLOW_LOAD = 2.0
 DISTRIBUTION = "puzzle-engine"  # the built-in plugins' distribution
 ENV_PLUGINS = "PUZZLE_ENGINE_PLUGINS"
 #: The hook names of contract 1, to tell an old plugin from a misspelt hook.
 OLD_HOOKS = ("puzzle_register_types", "puzzle_to_data", "puzzle_random_solution",
              "puzzle_parse", "puzzle_format", "puzzle_register_complexities")
+#: The options of the commands that read a puzzle type's options (``gen``, ``batch``,
+#: ``solve``, ``check``, ``grade``, ``train``, ``explain``, ``hint``, ``solvers``): the
+#: command line takes them first, so a type's option of one of these names could never
+#: be set. A type that declares one is refused. tests/test_contract.py derives the set
+#: from the commands themselves and checks it is this one (the core does not import the
+#: command line, which loads only the command being run).
+RESERVED_OPTIONS = frozenset((
+    "attempts", "bins", "config", "count", "cutoff", "data", "db", "difficulty", "exact",
+    "executor", "features", "format", "grade", "grade-seed", "grader", "help", "jobs",
+    "max-size", "model", "no-steps", "no-strengthen", "out", "per-label", "puzzle", "resume",
+    "runs", "scheduler", "seed", "solver", "steps", "strengthen", "time-limit", "workers"))
 #: registry name -> (hook, what an object must have, what it is called in messages)
 REGISTRIES = {
     "types": ("register_puzzle_types", (), "puzzle type"),
@@ -42,16 +57,21 @@ REGISTRIES = {
 @dataclass
 class PluginFailure:
     """A problem with a plugin: the whole plugin was left out (``skipped``), or one thing
-    it registered was refused and the rest of it loaded."""
+    it registered was refused and the rest of it loaded. ``distribution`` is the installed
+    package that declares the plugin ("NAME VERSION"), when it came from one."""
 
     name: str
     error: str
     skipped: bool = True
+    distribution: str = ""
+
+    def who(self) -> str:
+        return f"plugin '{self.name}'" + (f" (from {self.distribution})" if self.distribution else "")
 
     def line(self) -> str:
         if self.skipped:
-            return f"plugin '{self.name}' is broken and was skipped: {self.error}"
-        return f"plugin '{self.name}': {self.error} (the rest of the plugin is loaded)"
+            return f"{self.who()} is broken and was skipped: {self.error}"
+        return f"{self.who()}: {self.error} (the rest of the plugin is loaded)"
 
 
 @dataclass
@@ -74,6 +94,11 @@ class Host:
         self.versions: dict[str, str] = {}
         #: Plugins of this package's own distribution: their names are never displaced.
         self.builtin: set[str] = set()
+        #: The distribution of each plugin loaded from an entry point ("NAME VERSION").
+        self.distributions: dict[str, str] = {}
+        #: Other things to say about the plugins, one line each (a slow one, a name that
+        #: two distributions declare).
+        self.notices: list[str] = []
         self._registries: dict[str, dict] = {}
         self._owners: dict[str, dict[str, str]] = {}  # registry -> name -> plugin
 
@@ -89,9 +114,9 @@ class Host:
             old = [h for h in OLD_HOOKS if hasattr(plugin, h)]
             said = (f"declares contract {declared!r}" if declared is not None else
                     "is written for contract 1" if old else "declares no PUZZLE_ENGINE_CONTRACT")
-            self.failures.append(PluginFailure(name, (
+            self._note(name, (
                 f"{said}; this engine speaks contract {CONTRACT_VERSION} "
-                f"(set PUZZLE_ENGINE_CONTRACT = {CONTRACT_VERSION}; see docs/plugin-authoring.md)")))
+                f"(set PUZZLE_ENGINE_CONTRACT = {CONTRACT_VERSION}; see docs/plugin-authoring.md)"))
             return False
         if self.pm.has_plugin(name):
             raise PluginError(f"a plugin named '{name}' is already loaded; unregister it first "
@@ -139,10 +164,38 @@ class Host:
                                skipped=False)
                     continue
                 if registry == "types":
+                    taken = self._reserved(item)
+                    if taken:
+                        self._note(plugin, f"puzzle type '{key}' was refused: its option "
+                                           f"{taken} is the engine's own (the command line "
+                                           "takes it first); rename it", skipped=False)
+                        continue
                     item.plugin, item.plugin_version = plugin, self.versions.get(plugin, "")
                 found[key], owner[key] = item, plugin
         self._owners[registry] = owner
         return found
+
+    def _reserved(self, ptype: PuzzleType) -> str | None:
+        """The first option of ``ptype`` (as ``--name``) that it cannot have: one the
+        command line keeps (``RESERVED_OPTIONS``) or one of its strategy's options."""
+        name = getattr(ptype, "strategy", None)
+        strategy = self.registry("strategies").get(name) if isinstance(name, str) else None
+        taken = set(RESERVED_OPTIONS)
+        for option in getattr(strategy, "options", None) or ():
+            if isinstance(getattr(option, "name", None), str):
+                taken.add(option.name.replace("_", "-"))
+        params = getattr(ptype, "params", None)
+        for param in params if isinstance(params, (tuple, list)) else ():
+            name = getattr(param, "name", None)
+            if not isinstance(name, str):
+                continue
+            names = [name.replace("_", "-")]
+            if getattr(param, "type", None) is bool:
+                names += [f"no-{names[0]}", getattr(param, "negative", None) or ""]
+            for option in names:
+                if option in taken:
+                    return f"--{option}"
+        return None
 
     @staticmethod
     def _problem(registry: str, item, needs: tuple[str, ...], what: str) -> str | None:
@@ -162,9 +215,21 @@ class Host:
 
     def _note(self, name: str, error: str, skipped: bool = True) -> None:
         """Record a failure once, however often the registries are collected."""
-        failure = PluginFailure(name, error, skipped)
+        failure = PluginFailure(name, error, skipped, self.distributions.get(name, ""))
         if failure not in self.failures:
             self.failures.append(failure)
+
+    def warnings(self) -> list[str]:
+        """What a command says about the plugins, one line each: one per plugin with a
+        problem (all its problems in that line, naming its distribution), then the
+        notices."""
+        lines = []
+        for name in dict.fromkeys(f.name for f in self.failures):
+            mine = [f for f in self.failures if f.name == name]
+            skipped = [f for f in mine if f.skipped]
+            errors = "; ".join(dict.fromkeys(f.error for f in (skipped or mine)))
+            lines.append(PluginFailure(name, errors, bool(skipped), mine[0].distribution).line())
+        return lines + list(dict.fromkeys(self.notices))
 
     def _fail(self, name: str, error: str) -> None:
         self._note(name, error)
@@ -238,6 +303,19 @@ def _distribution(ep) -> tuple[str, str]:
     return _PARSED[text]
 
 
+def _by_name(eps) -> dict[str, list]:
+    """The entry points of ``eps`` by plugin name, in the order found (``sys.path``'s)."""
+    named: dict[str, list] = {}
+    for ep in eps:
+        named.setdefault(ep.name, []).append(ep)
+    return named
+
+
+def _label(ep) -> str:
+    name, version = _distribution(ep)
+    return f"{name} {version}".strip() if name else f"'{ep.value}'"
+
+
 def _wanted() -> set[str] | None:
     raw = os.environ.get(ENV_PLUGINS)
     if raw is None:
@@ -256,18 +334,33 @@ def get_host() -> Host:
     host.register(defaults, name=defaults.NAME, version=__version__)
     host.builtin.add(defaults.NAME)
     wanted = _wanted()
-    for ep in entry_points(group=GROUP):
-        if wanted is not None and ep.name not in wanted:
+    for plugin_name, eps in _by_name(entry_points(group=GROUP)).items():
+        if wanted is not None and plugin_name not in wanted:
             continue
+        # Two distributions under one name: the built-in's wins, else the first on the
+        # path, and the warning names them all.
+        eps.sort(key=lambda e: _distribution(e)[0] != DISTRIBUTION)
+        ep = eps[0]
+        if len(eps) > 1:
+            host.notices.append(
+                f"plugin '{plugin_name}' is declared by {len(eps)} installed packages: "
+                f"{', '.join(_label(e) for e in eps)}; only the first is loaded "
+                "(uninstall the others, or rename one's entry point)")
         name, version = _distribution(ep)
+        if name:
+            host.distributions[plugin_name] = f"{name} {version}".strip()
+        start = time.perf_counter()
         try:
             plugin = ep.load()
             if host.register(plugin, name=ep.name, version=version) and \
                     name == DISTRIBUTION:
                 host.builtin.add(ep.name)
         except Exception as exc:  # noqa: BLE001 - report and carry on
-            host.failures.append(PluginFailure(ep.name, f"failed to load {ep.value}: "
-                                               f"{type(exc).__name__}: {exc}"))
+            host._note(ep.name, f"failed to load {ep.value}: {type(exc).__name__}: {one_line(exc)}")
+        took = time.perf_counter() - start
+        if took > SLOW_LOAD and name != DISTRIBUTION:
+            host.notices.append(f"plugin '{plugin_name}' (from {_label(ep)}) took {took:.1f} s "
+                                "to load; every command waits for it")
     while True:  # a hook implementation with no spec (a misspelt name) drops its plugin
         try:
             pm.check_pending()
