@@ -189,3 +189,27 @@ def test_the_contract_states_the_criterion_s_judge_as_it_is():
     assert "judge(engine, ptype, params, instance, limit=1)" in doc
     assert "reference" not in doc
     assert "refuted_by(engine, ptype, params, solutions, limit=1)" in doc
+
+
+def test_every_public_member_of_grid_drawing_is_in_the_guide():
+    """Issue 38: a plugin author had to read docstrings for GridDrawing's helpers. Every
+    public method, property and attribute of a drawing is in the guide's table."""
+    from puzzle_engine.render.svg import GridDrawing
+    text = DOC.read_text()
+    _, _, table = text.partition("`GridDrawing(rows, cols, cell=36, below=0)`")
+    table = table[:table.index("\n\n", table.index("| member | what |"))]
+    members = {n for n in dir(GridDrawing) if not n.startswith("_")}
+    members |= {n for n in vars(GridDrawing(2, 2)) if not n.startswith("_")}
+    assert {"lines", "text", "x", "y", "symbol", "shade", "to_string", "bottom"} <= members
+    missing = sorted(n for n in members if not re.search(rf"`{n}[`(]", table))
+    assert missing == [], f"GridDrawing members not in docs/plugin-authoring.md: {missing}"
+
+
+def test_the_guide_names_the_play_grid_fields_a_script_receives():
+    from puzzle_engine.render.play import PlayGrid, to_json
+    text = " ".join(DOC.read_text().split())
+    row = text[text.index("| `script` | for `rule=\"script\"`"):]
+    row = row[:row.index(" | ", row.index("(values, grid)"))]
+    grid = to_json(PlayGrid(rows=1, cols=1, cells=(0,), solution=(1,)))
+    missing = [k for k in grid if f"`{k}`" not in row]
+    assert missing == [], f"PlayGrid JSON fields a script gets, not in the guide: {missing}"
