@@ -115,3 +115,41 @@ def test_a_generated_puzzle_keeps_its_structure_and_is_unique(sky):
     record = p.to_json(ptype)
     inner_givens = sum(1 for i in range(M * M) if i not in BORDER and p.grid[i])
     assert (record["givens"], record["empty"]) == (inner_givens, N * N - inner_givens)
+
+
+def test_the_command_line_on_boards_with_missing_clues(monkeypatch):
+    """The issue's command: ``hint`` on its board (every height given, a clue missing)
+    said "needs search ... more than one solution from here", exit 1."""
+    from typer.testing import CliRunner
+
+    from puzzle_engine.cli import app, common
+
+    def host_with_skyscrapers():
+        host = get_host()
+        host.register(skyscrapers, name="skyscrapers_test", version="0.0.test")
+        return host
+    monkeypatch.setattr(common, "get_host", host_with_skyscrapers)
+
+    def run(*args):
+        result = CliRunner().invoke(app, list(args))
+        return result.exit_code, result.stdout
+
+    assert run("hint", NAME, ISSUE) == (0, "already solved\n")
+    assert run("check", NAME, PUZZLE) == (0, "1 solution (unique)\n")
+    code, out = run("explain", NAME, PUZZLE)
+    assert code == 0 and out.splitlines()[-1].startswith("solved in "), out
+    solved = list(PUZZLE)
+    for r, row in enumerate(SOLUTION):
+        solved[(r + 1) * M + 1:(r + 1) * M + 1 + N] = map(str, row)
+    assert run("solve", NAME, PUZZLE, "--format", "line") == (0, "".join(solved) + "\n")
+
+
+def test_the_grader_grades_a_board_with_missing_clues(sky):
+    from puzzle_engine.grading import GradeOptions
+    ptype, engines = sky
+    engine = engines["gecode"]
+    parsed = ptype.parse({"size": None}, PUZZLE)
+    with engine.host.get("graders", ptype.grader).grader(engine, ptype, parsed.params,
+                                                          GradeOptions(runs=3)) as grader:
+        g = grader.grade(parsed.instance)
+    assert [list(g.solution[(i + 1) * M + 1:(i + 1) * M + 1 + N]) for i in range(N)] == SOLUTION
