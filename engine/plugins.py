@@ -99,6 +99,8 @@ class Host:
         #: Other things to say about the plugins, one line each (a slow one, a name that
         #: two distributions declare).
         self.notices: list[str] = []
+        #: Seconds each plugin took to load: its import, then its ``register_*`` hooks.
+        self.load_seconds: dict[str, float] = {}
         self._registries: dict[str, dict] = {}
         self._owners: dict[str, dict[str, str]] = {}  # registry -> name -> plugin
 
@@ -147,11 +149,15 @@ class Host:
         for impl in impls:
             plugin = self.pm.get_name(impl.plugin) or repr(impl.plugin)
             collected = []
+            start = time.perf_counter()
             try:
                 impl.function(register=collected.append)
             except Exception as exc:  # noqa: BLE001 - a plugin's bug must not stop the host
                 self._fail(plugin, f"{hookname} raised {type(exc).__name__}: {one_line(exc)}")
                 continue
+            finally:
+                self.load_seconds[plugin] = (self.load_seconds.get(plugin, 0.0)
+                                             + time.perf_counter() - start)
             for item in collected:
                 problem = self._problem(registry, item, needs, what)
                 if problem:
@@ -347,8 +353,7 @@ def get_host() -> Host:
                 f"{', '.join(_label(e) for e in eps)}; only the first is loaded "
                 "(uninstall the others, or rename one's entry point)")
         name, version = _distribution(ep)
-        if name:
-            host.distributions[plugin_name] = f"{name} {version}".strip()
+        host.distributions[plugin_name] = _label(ep)
         start = time.perf_counter()
         try:
             plugin = ep.load()
@@ -357,10 +362,7 @@ def get_host() -> Host:
                 host.builtin.add(ep.name)
         except Exception as exc:  # noqa: BLE001 - report and carry on
             host._note(ep.name, f"failed to load {ep.value}: {type(exc).__name__}: {one_line(exc)}")
-        took = time.perf_counter() - start
-        if took > SLOW_LOAD and name != DISTRIBUTION:
-            host.notices.append(f"plugin '{plugin_name}' (from {_label(ep)}) took {took:.1f} s "
-                                "to load; every command waits for it")
+        host.load_seconds[ep.name] = time.perf_counter() - start
     while True:  # a hook implementation with no spec (a misspelt name) drops its plugin
         try:
             pm.check_pending()
@@ -369,4 +371,9 @@ def get_host() -> Host:
             host._fail(pm.get_name(exc.plugin) or repr(exc.plugin), str(exc))
     for registry in REGISTRIES:  # collect now, so that failures show up at once
         host.registry(registry)
+    for plugin_name, took in host.load_seconds.items():  # a built-in's time is the engine's
+        if took > SLOW_LOAD and plugin_name not in host.builtin and \
+                plugin_name in host.distributions:
+            host.notices.append(f"plugin '{plugin_name}' (from {host.distributions[plugin_name]})"
+                                f" took {took:.1f} s to load; every command waits for it")
     return host
