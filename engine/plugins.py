@@ -229,6 +229,8 @@ class Host:
         """What a command says about the plugins, one line each: one per plugin with a
         problem (all its problems in that line, naming its distribution), then the
         notices."""
+        for registry in REGISTRIES:  # what the plugins register is judged on collection
+            self.registry(registry)
         lines = []
         for name in dict.fromkeys(f.name for f in self.failures):
             mine = [f for f in self.failures if f.name == name]

@@ -166,12 +166,12 @@ def test_a_type_with_an_engine_option_is_refused_at_registration(param, option):
     good = type("Fine", (ToyLatinType,), {"name": "fine_latin"})()
     host = get_host()
     assert host.register(plugin(lambda register: (register(bad), register(good))), name="clash")
-    assert "clashing" not in host.types and host.get_type("fine_latin").plugin == "clash"
-    assert "sudoku" in host.types
     assert host.warnings() == [
         f"plugin 'clash': puzzle type 'clashing' was refused: its option {option} is the "
         "engine's own (the command line takes it first); rename it (the rest of the plugin "
-        "is loaded)"]
+        "is loaded)"]  # asked first: the warnings need no other question before them
+    assert "clashing" not in host.types and host.get_type("fine_latin").plugin == "clash"
+    assert "sudoku" in host.types
 
 
 def test_every_builtin_option_is_free():
