@@ -246,6 +246,10 @@ ROWS = [
       "spec 'wine-merchant', not 'knapsack' (its field 'params.spec')"]),
     (["check", "logic", LOGIC_RECORD.replace("knapsack", "wine-merchant"), "--spec", "knapsack"],
      ["the record's field 'config.spec' says spec 'wine-merchant', not 'knapsack' (--spec)"]),
+    (["check", "logic", LOGIC_RECORD.replace('"params": {"spec": "knapsack"}, ', "").replace(
+        "wine-merchant", "knapsack")],
+     ["the record's field 'config.spec' says spec 'knapsack', not 'wine-merchant' (the "
+      "default; the record has no field 'params.spec')"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
