@@ -9,7 +9,13 @@ left out; the host carries on.
 The host keeps five registries, filled through the ``register_*`` hooks: puzzle types,
 generation strategies, acceptance criteria, graders and complexity functions. A name is
 registered once: a second registration is refused with the names of both plugins, and
-the built-in plugins register first, so they are never displaced.
+the built-in plugins register first, so they are never displaced. A puzzle type with an
+option the command line keeps for itself (``RESERVED_OPTIONS``) or its strategy's is
+refused too.
+
+What a command says about the plugins (``Host.warnings``) is one line per plugin with a
+problem, naming the package it came from; a plugin that took over ``SLOW_LOAD`` seconds to
+load, and a plugin name that two installed packages declare, are one line each.
 """
 from __future__ import annotations
 
@@ -187,7 +193,8 @@ class Host:
         name = getattr(ptype, "strategy", None)
         strategy = self.registry("strategies").get(name) if isinstance(name, str) else None
         taken = set(RESERVED_OPTIONS)
-        for option in getattr(strategy, "options", None) or ():
+        options = getattr(strategy, "options", None)
+        for option in options if isinstance(options, (tuple, list)) else ():
             if isinstance(getattr(option, "name", None), str):
                 taken.add(option.name.replace("_", "-"))
         params = getattr(ptype, "params", None)
@@ -196,8 +203,9 @@ class Host:
             if not isinstance(name, str):
                 continue
             names = [name.replace("_", "-")]
+            negative = getattr(param, "negative", None)
             if getattr(param, "type", None) is bool:
-                names += [f"no-{names[0]}", getattr(param, "negative", None) or ""]
+                names += [f"no-{names[0]}", negative if isinstance(negative, str) else ""]
             for option in names:
                 if option in taken:
                     return f"--{option}"
