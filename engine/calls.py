@@ -190,9 +190,14 @@ def board(ptype, method: str, params, value: Any, full: bool) -> tuple[int, ...]
     """``value``, a grid board a method returned, checked: a sequence of whole numbers, one
     per square, every one a value (not 0) when ``full``."""
     n = call(ptype, "board_size", params=params)
-    least = 1 if full else 0
     if not isinstance(value, (list, tuple)) or len(value) != n or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= least for v in value):
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
         raise bad_result(method, ptype, value, f"a {'full ' if full else ''}board of "
                          f"{n} whole numbers{' from 1' if full else ''}")
+    if full and 0 in value:  # only a structure square may hold 0 ("no clue here")
+        fixed = call(ptype, "structure", params=params, board=tuple(value))
+        if not isinstance(fixed, (set, frozenset)) or any(
+                not v and i not in fixed for i, v in enumerate(value)):
+            raise bad_result(method, ptype, value, f"a full board of {n} whole numbers from 1 "
+                             "(0 only on a structure square)")
     return tuple(value)

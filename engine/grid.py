@@ -8,6 +8,7 @@ never emptied, never counted as givens and never branched on.
 """
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -62,10 +63,12 @@ class GridPuzzle(PuzzleType, Emptying):
         return record
 
     def from_json(self, params, record) -> Board:
-        grid = record.get("grid")
-        if not isinstance(grid, list):
+        if "grid" not in record:
+            raise PuzzleInputError("the record has no field 'grid'")
+        grid = record["grid"]
+        if not isinstance(grid, list):  # said as JSON: null, true, "1 2"
             raise PuzzleInputError(f"field 'grid' must be a list of rows, not "
-                                   f"{str(grid)[:40]}")
+                                   f"{json.dumps(grid, default=str)[:40]}")
         flat = [v for row in grid for v in (row if isinstance(row, list) else [row])]
         if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in flat):
             raise PuzzleInputError("field 'grid' must hold non-negative integers")
@@ -75,7 +78,8 @@ class GridPuzzle(PuzzleType, Emptying):
         return tuple(flat)
 
     def search_variables(self, params, instance: Board) -> list[int]:
-        return [i for i, v in enumerate(instance) if not v]
+        fixed = calls.call(self, "structure", params=params, board=instance)
+        return [i for i, v in enumerate(instance) if not v and i not in fixed]
 
     def features(self, params, instance: Board, solution, checker) -> dict[str, float]:
         givens = self.givens(params, instance)

@@ -35,7 +35,11 @@ should subclass ``puzzle_engine.grid.GridPuzzle``, which implements most of this
 flat tuple of integers with 0 for an empty square.
 
 Every method's result is checked before it is used; a wrong one, or an exception, is
-reported as one line naming the plugin, the type and the method.
+reported as one line naming the plugin, the type and the method. A plugin that cannot be
+loaded, or a thing it registers that is refused (a name already taken, a type option the
+command line keeps for itself), is one warning line per command naming the plugin and its
+installed package; the rest of the host works. A plugin whose loading takes over 2 s, and
+two installed packages that declare one plugin name, are named in a warning too.
 
 The contract grows by methods with defaults: a canonical form for deduplication, a
 drawing for printed sheets, a board for the play page, the constraint groups that
@@ -87,9 +91,17 @@ def register_strategies(register: Register) -> None:
 @hookspec
 def register_criteria(register: Register) -> None:
     """Call ``register(c)`` for each acceptance criterion, an object with the attributes
-    of ``puzzle_engine.criteria.Criterion``: ``name`` and ``judge(engine, ptype, params,
-    instance, reference=None)``, which returns a ``Verdict`` (accepted, refused, or
-    unknown when the solver ran out of time)."""
+    of ``puzzle_engine.criteria.Criterion`` (subclass it): ``name``, ``description`` and
+    ``judge(engine, ptype, params, instance, limit=1)``, which returns a
+    ``puzzle_engine.criteria.Verdict``: ``accepted`` (``True``, ``False``, or ``None`` when
+    the solver ran out of time: unknown, never accepted), ``solutions`` (the distinct
+    solutions seen, at most ``limit + 1``), ``status``, and optionally ``solution``,
+    ``value`` (an optimum, the correct answer's index) and ``fields`` (for the record).
+    ``limit`` is the most solutions an accepted instance may have (``--max-solutions``).
+    Optional: ``refuted_by(engine, ptype, params, solutions, limit=1)``, whether some true
+    solutions alone show the instance refused (default ``False``), and ``checker(engine,
+    ptype, params, full)``, the emptying strategy's checker (default: ``judge`` per
+    board)."""
 
 
 @hookspec
@@ -120,7 +132,11 @@ class PuzzleType:
     name: ClassVar[str] = ""
     #: One line for ``puzzle-engine plugins``.
     description: ClassVar[str] = ""
-    #: The parameters, settable as ``--name VALUE`` after the type's name.
+    #: The parameters, settable as ``--name VALUE`` after the type's name. A name the
+    #: command line keeps for itself (``seed``, ``out``, ``count``, ``format``, ``solver``,
+    #: ``time-limit``...: ``puzzle_engine.plugins.RESERVED_OPTIONS``) or one of the
+    #: strategy's options refuses the type at registration, in one line naming the plugin
+    #: and the option; the plugin's other types still load.
     params: ClassVar[tuple[Param, ...]] = ()
     #: MiniZinc model files (``pathlib.Path`` or ``importlib.resources`` files) or inline
     #: MiniZinc code (``str``), concatenated in this order.
@@ -274,8 +290,12 @@ class PuzzleType:
         level, id) under it and scales it to its place on the sheet, keeping its
         proportions (give ``width``, ``height`` and a ``viewBox``). Givens should stand
         apart from what the answer key adds (bold ink against a colour, say).
-        ``puzzle_engine.render.svg.GridDrawing`` draws boards of squares: symbols, shading,
-        thin lines inside a region and thick ones between regions."""
+        ``puzzle_engine.render.svg.GridDrawing(rows, cols)`` draws boards of squares,
+        numbered row by row from 0: ``symbol(square, text, given=True)``,
+        ``lines(regions=None)`` (thin inside a region, thick between), ``shade(square)``,
+        ``text(x, y, text, size, anchor="middle")``, ``disc(x, y, radius, fill)``, the
+        geometry ``x(col)``, ``y(row)``, ``centre(square)``, ``bottom``, layers
+        ``group(name)``, and ``to_string()`` (docs/plugin-authoring.md lists them all)."""
         return None
 
     def play_grid(self, params: Mapping[str, Any], instance: Instance,
@@ -285,7 +305,11 @@ class PuzzleType:
         given or blocked), the solution square by square, the symbols, and the conflict
         rule the page highlights by (every symbol once per unit, region sizes, against the
         solution, or the type's own JavaScript). ``solution`` is the puzzle's solution.
-        Default ``None``: no play page."""
+        A ``script`` rule is a function ``(values, grid) => squares in conflict``:
+        ``values`` the board as filled in (0 empty, -1 blocked), ``grid`` the PlayGrid as
+        JSON, with the fields ``rows``, ``cols``, ``cells``, ``solution``, ``symbols``,
+        ``rule``, ``units``, ``regions``, ``rules`` and ``script`` (the rule's number in
+        the page). Default ``None``: no play page."""
         return None
 
     # -- explanations ------------------------------------------------------------------------
@@ -297,7 +321,9 @@ class PuzzleType:
         region of r2c5") and a MiniZinc Boolean expression over the model's variables.
         ``data`` is merged into the model's data and must turn the model's own copy of
         the grouped rules off; the groups together must then have exactly the model's
-        solutions. A reason is a smallest set of groups (with givens and earlier steps)
+        solutions. The switch is a model parameter without a value (``bool: grouped;``):
+        ``to_data`` and ``checker_data`` must give it too, rules on (``"grouped": False``),
+        or MiniZinc stops on an undefined parameter. A reason is a smallest set of groups (with givens and earlier steps)
         that forces a step, and its size is its number of groups. A group's optional
         ``weight`` and ``kind`` feed the step rating (``explain.ladder``). Default ``None``:
         the model's constraints are one group, "the rules"."""
@@ -359,9 +385,14 @@ class Emptying:
         raise NotImplementedError
 
     def structure(self, params: Mapping[str, Any], board: Any) -> frozenset[int]:
-        """Squares of ``board`` that are fixed structure: never emptied, not counted as
-        givens and not branched on by the grader (a wall, a clue square). They are filled
-        in every board of the puzzle. Default: none."""
+        """Squares of ``board`` that are fixed structure (a wall, a clue square): never
+        emptied (never a ``choose_square`` candidate), counted neither as givens nor as
+        empty squares, not branched on by the grader, and known to the explainer from the
+        start. A structure square may hold 0, "nothing here" (a missing clue), in any
+        board, a full one included; 0 nowhere else in a full board. The engine's compiled
+        checks fix only non-zero squares, so the model reads the structure from the data,
+        0 included: ``to_data`` and ``checker_data`` give it (tests/skyscrapers.py).
+        Default: none."""
         return frozenset()
 
     def givens(self, params: Mapping[str, Any], board: Any) -> int:
@@ -388,7 +419,8 @@ class Emptying:
 
     def choose_square(self, params: Mapping[str, Any], board: Any, candidates: frozenset[int],
                       rng: random.Random, solution: Any) -> int:
-        """ChooseSquare: one of ``candidates`` (given squares not yet tried) to empty next."""
+        """ChooseSquare: one of ``candidates`` (given squares not yet tried, never a
+        structure square) to empty next."""
         return rng.choice(sorted(candidates))
 
     def is_remove_valid(self, params: Mapping[str, Any], board: Any, index: int, solution: Any,
@@ -410,7 +442,10 @@ class Emptying:
     def checker_data(self, params: Mapping[str, Any], board: Any, solver) -> Mapping[str, Any] | None:
         """The MiniZinc data to flatten ``board``'s checks from, holding *no* givens (they
         are fixed in the flattened model), or ``None`` for ``to_data`` of an empty board.
-        Boards with equal checker data share one flattened model."""
+        Boards with equal checker data share one flattened model. It holds what every data
+        of the type must hold: the structure when it is data (its 0s included), and the
+        explanation switch of ``constraint_groups``, rules on. The explainer flattens from
+        it too."""
         return None
 
 

@@ -9,11 +9,18 @@ left out; the host carries on.
 The host keeps five registries, filled through the ``register_*`` hooks: puzzle types,
 generation strategies, acceptance criteria, graders and complexity functions. A name is
 registered once: a second registration is refused with the names of both plugins, and
-the built-in plugins register first, so they are never displaced.
+the built-in plugins register first, so they are never displaced. A puzzle type with an
+option the command line keeps for itself (``RESERVED_OPTIONS``) or its strategy's is
+refused too.
+
+What a command says about the plugins (``Host.warnings``) is one line per plugin with a
+problem, naming the package it came from; a plugin that took over ``SLOW_LOAD`` seconds to
+load, and a plugin name that two installed packages declare, are one line each.
 """
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
@@ -24,11 +31,25 @@ from .errors import PluginError, PuzzleInputError, UnknownPuzzleError, one_line
 from .hookspecs import CONTRACT_VERSION, PuzzleType
 
 GROUP = "puzzle_engine"
+#: A plugin whose loading (its import and registration) takes longer, in seconds, is named
+#: in a warning: every command pays for it.
+SLOW_LOAD = 2.0
 DISTRIBUTION = "puzzle-engine"  # the built-in plugins' distribution
 ENV_PLUGINS = "PUZZLE_ENGINE_PLUGINS"
 #: The hook names of contract 1, to tell an old plugin from a misspelt hook.
 OLD_HOOKS = ("puzzle_register_types", "puzzle_to_data", "puzzle_random_solution",
              "puzzle_parse", "puzzle_format", "puzzle_register_complexities")
+#: The options of the commands that read a puzzle type's options (``gen``, ``batch``,
+#: ``solve``, ``check``, ``grade``, ``train``, ``explain``, ``hint``, ``solvers``): the
+#: command line takes them first, so a type's option of one of these names could never
+#: be set. A type that declares one is refused. tests/test_contract.py derives the set
+#: from the commands themselves and checks it is this one (the core does not import the
+#: command line, which loads only the command being run).
+RESERVED_OPTIONS = frozenset((
+    "attempts", "bins", "config", "count", "cutoff", "data", "db", "difficulty", "exact",
+    "executor", "features", "force", "format", "grade", "grade-seed", "grader", "help", "jobs",
+    "max-size", "model", "no-steps", "no-strengthen", "out", "per-label", "puzzle", "resume",
+    "runs", "scheduler", "seed", "solver", "steps", "strengthen", "time-limit", "workers"))
 #: registry name -> (hook, what an object must have, what it is called in messages)
 REGISTRIES = {
     "types": ("register_puzzle_types", (), "puzzle type"),
@@ -42,16 +63,21 @@ REGISTRIES = {
 @dataclass
 class PluginFailure:
     """A problem with a plugin: the whole plugin was left out (``skipped``), or one thing
-    it registered was refused and the rest of it loaded."""
+    it registered was refused and the rest of it loaded. ``distribution`` is the installed
+    package that declares the plugin ("NAME VERSION"), when it came from one."""
 
     name: str
     error: str
     skipped: bool = True
+    distribution: str = ""
+
+    def who(self) -> str:
+        return f"plugin '{self.name}'" + (f" (from {self.distribution})" if self.distribution else "")
 
     def line(self) -> str:
         if self.skipped:
-            return f"plugin '{self.name}' is broken and was skipped: {self.error}"
-        return f"plugin '{self.name}': {self.error} (the rest of the plugin is loaded)"
+            return f"{self.who()} is broken and was skipped: {self.error}"
+        return f"{self.who()}: {self.error} (the rest of the plugin is loaded)"
 
 
 @dataclass
@@ -74,6 +100,13 @@ class Host:
         self.versions: dict[str, str] = {}
         #: Plugins of this package's own distribution: their names are never displaced.
         self.builtin: set[str] = set()
+        #: The distribution of each plugin loaded from an entry point ("NAME VERSION").
+        self.distributions: dict[str, str] = {}
+        #: Other things to say about the plugins, one line each (a slow one, a name that
+        #: two distributions declare).
+        self.notices: list[str] = []
+        #: Seconds each plugin took to load: its import, then its ``register_*`` hooks.
+        self.load_seconds: dict[str, float] = {}
         self._registries: dict[str, dict] = {}
         self._owners: dict[str, dict[str, str]] = {}  # registry -> name -> plugin
 
@@ -89,9 +122,9 @@ class Host:
             old = [h for h in OLD_HOOKS if hasattr(plugin, h)]
             said = (f"declares contract {declared!r}" if declared is not None else
                     "is written for contract 1" if old else "declares no PUZZLE_ENGINE_CONTRACT")
-            self.failures.append(PluginFailure(name, (
+            self._note(name, (
                 f"{said}; this engine speaks contract {CONTRACT_VERSION} "
-                f"(set PUZZLE_ENGINE_CONTRACT = {CONTRACT_VERSION}; see docs/plugin-authoring.md)")))
+                f"(set PUZZLE_ENGINE_CONTRACT = {CONTRACT_VERSION}; see docs/plugin-authoring.md)"))
             return False
         if self.pm.has_plugin(name):
             raise PluginError(f"a plugin named '{name}' is already loaded; unregister it first "
@@ -122,11 +155,15 @@ class Host:
         for impl in impls:
             plugin = self.pm.get_name(impl.plugin) or repr(impl.plugin)
             collected = []
+            start = time.perf_counter()
             try:
                 impl.function(register=collected.append)
             except Exception as exc:  # noqa: BLE001 - a plugin's bug must not stop the host
                 self._fail(plugin, f"{hookname} raised {type(exc).__name__}: {one_line(exc)}")
                 continue
+            finally:
+                self.load_seconds[plugin] = (self.load_seconds.get(plugin, 0.0)
+                                             + time.perf_counter() - start)
             for item in collected:
                 problem = self._problem(registry, item, needs, what)
                 if problem:
@@ -139,10 +176,40 @@ class Host:
                                skipped=False)
                     continue
                 if registry == "types":
+                    taken = self._reserved(item)
+                    if taken:
+                        self._note(plugin, f"puzzle type '{key}' was refused: its option "
+                                           f"{taken} is the engine's own (the command line "
+                                           "takes it first); rename it", skipped=False)
+                        continue
                     item.plugin, item.plugin_version = plugin, self.versions.get(plugin, "")
                 found[key], owner[key] = item, plugin
         self._owners[registry] = owner
         return found
+
+    def _reserved(self, ptype: PuzzleType) -> str | None:
+        """The first option of ``ptype`` (as ``--name``) that it cannot have: one the
+        command line keeps (``RESERVED_OPTIONS``) or one of its strategy's options."""
+        name = getattr(ptype, "strategy", None)
+        strategy = self.registry("strategies").get(name) if isinstance(name, str) else None
+        taken = set(RESERVED_OPTIONS)
+        options = getattr(strategy, "options", None)
+        for option in options if isinstance(options, (tuple, list)) else ():
+            if isinstance(getattr(option, "name", None), str):
+                taken.add(option.name.replace("_", "-"))
+        params = getattr(ptype, "params", None)
+        for param in params if isinstance(params, (tuple, list)) else ():
+            name = getattr(param, "name", None)
+            if not isinstance(name, str):
+                continue
+            names = [name.replace("_", "-")]
+            negative = getattr(param, "negative", None)
+            if getattr(param, "type", None) is bool:
+                names += [f"no-{names[0]}", negative if isinstance(negative, str) else ""]
+            for option in names:
+                if option in taken:
+                    return f"--{option}"
+        return None
 
     @staticmethod
     def _problem(registry: str, item, needs: tuple[str, ...], what: str) -> str | None:
@@ -162,9 +229,23 @@ class Host:
 
     def _note(self, name: str, error: str, skipped: bool = True) -> None:
         """Record a failure once, however often the registries are collected."""
-        failure = PluginFailure(name, error, skipped)
+        failure = PluginFailure(name, error, skipped, self.distributions.get(name, ""))
         if failure not in self.failures:
             self.failures.append(failure)
+
+    def warnings(self) -> list[str]:
+        """What a command says about the plugins, one line each: one per plugin with a
+        problem (all its problems in that line, naming its distribution), then the
+        notices."""
+        for registry in REGISTRIES:  # what the plugins register is judged on collection
+            self.registry(registry)
+        lines = []
+        for name in dict.fromkeys(f.name for f in self.failures):
+            mine = [f for f in self.failures if f.name == name]
+            skipped = [f for f in mine if f.skipped]
+            errors = "; ".join(dict.fromkeys(f.error for f in (skipped or mine)))
+            lines.append(PluginFailure(name, errors, bool(skipped), mine[0].distribution).line())
+        return lines + list(dict.fromkeys(self.notices))
 
     def _fail(self, name: str, error: str) -> None:
         self._note(name, error)
@@ -238,6 +319,19 @@ def _distribution(ep) -> tuple[str, str]:
     return _PARSED[text]
 
 
+def _by_name(eps) -> dict[str, list]:
+    """The entry points of ``eps`` by plugin name, in the order found (``sys.path``'s)."""
+    named: dict[str, list] = {}
+    for ep in eps:
+        named.setdefault(ep.name, []).append(ep)
+    return named
+
+
+def _label(ep) -> str:
+    name, version = _distribution(ep)
+    return f"{name} {version}".strip() if name else f"'{ep.value}'"
+
+
 def _wanted() -> set[str] | None:
     raw = os.environ.get(ENV_PLUGINS)
     if raw is None:
@@ -256,18 +350,29 @@ def get_host() -> Host:
     host.register(defaults, name=defaults.NAME, version=__version__)
     host.builtin.add(defaults.NAME)
     wanted = _wanted()
-    for ep in entry_points(group=GROUP):
-        if wanted is not None and ep.name not in wanted:
+    for plugin_name, eps in _by_name(entry_points(group=GROUP)).items():
+        if wanted is not None and plugin_name not in wanted:
             continue
+        # Two distributions under one name: the built-in's wins, else the first on the
+        # path, and the warning names them all.
+        eps.sort(key=lambda e: _distribution(e)[0] != DISTRIBUTION)
+        ep = eps[0]
+        if len(eps) > 1:
+            host.notices.append(
+                f"plugin '{plugin_name}' is declared by {len(eps)} installed packages: "
+                f"{', '.join(_label(e) for e in eps)}; only the first is loaded "
+                "(uninstall the others, or rename one's entry point)")
         name, version = _distribution(ep)
+        host.distributions[plugin_name] = _label(ep)
+        start = time.perf_counter()
         try:
             plugin = ep.load()
             if host.register(plugin, name=ep.name, version=version) and \
                     name == DISTRIBUTION:
                 host.builtin.add(ep.name)
         except Exception as exc:  # noqa: BLE001 - report and carry on
-            host.failures.append(PluginFailure(ep.name, f"failed to load {ep.value}: "
-                                               f"{type(exc).__name__}: {exc}"))
+            host._note(ep.name, f"failed to load {ep.value}: {type(exc).__name__}: {one_line(exc)}")
+        host.load_seconds[ep.name] = time.perf_counter() - start
     while True:  # a hook implementation with no spec (a misspelt name) drops its plugin
         try:
             pm.check_pending()
@@ -276,4 +381,9 @@ def get_host() -> Host:
             host._fail(pm.get_name(exc.plugin) or repr(exc.plugin), str(exc))
     for registry in REGISTRIES:  # collect now, so that failures show up at once
         host.registry(registry)
+    for plugin_name, took in host.load_seconds.items():  # a built-in's time is the engine's
+        if took > SLOW_LOAD and plugin_name not in host.builtin and \
+                plugin_name in host.distributions:
+            host.notices.append(f"plugin '{plugin_name}' (from {host.distributions[plugin_name]})"
+                                f" took {took:.1f} s to load; every command waits for it")
     return host

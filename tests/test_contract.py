@@ -10,6 +10,7 @@ import puzzle_engine
 from puzzle_engine import hookspecs
 from puzzle_engine.grid import GridPuzzle
 from puzzle_engine.plugins import OLD_HOOKS, get_host
+from puzzle_engine.types import Param
 
 pytestmark = pytest.mark.fast  # no solver here
 
@@ -128,3 +129,87 @@ def test_randomness_comes_from_explicit_seeds():
         text = path.read_text()
         assert not re.search(r"\brandom\.(random|choice|randrange|randint|shuffle|sample|seed)\(",
                              text), path
+
+
+def test_the_reserved_options_are_the_options_of_the_commands_that_read_a_types():
+    """``RESERVED_OPTIONS`` is a constant (the core does not import the command line), so
+    that it cannot drift, it is derived here from the commands themselves: every option of
+    a command that leaves unknown options to the puzzle type."""
+    import typer.main
+
+    from puzzle_engine.cli import app
+    from puzzle_engine.plugins import RESERVED_OPTIONS
+    group = typer.main.get_command(app)
+    derived = set()
+    for command in group.commands.values():
+        if command.context_settings.get("allow_extra_args"):
+            derived |= {o[2:] for p in command.params for o in (*p.opts, *p.secondary_opts)
+                        if o.startswith("--")}
+    assert {"seed", "out", "count", "format", "workers", "solver", "time-limit"} <= derived
+    assert derived == set(RESERVED_OPTIONS)
+
+
+@pytest.mark.parametrize("param, option", [
+    (Param("seed", int, 1), "--seed"), (Param("out", str), "--out"),
+    (Param("count", int, 2), "--count"), (Param("time_limit", float), "--time-limit"),
+    (Param("quiet", bool, False, negative="format"), "--format"),
+    (Param("target_empty", int), "--target-empty"),  # the emptying strategy's own
+], ids=lambda x: getattr(x, "name", x))
+def test_a_type_with_an_engine_option_is_refused_at_registration(param, option):
+    """Issue 38: such an option could never be set (the command takes it first). The type
+    is refused in one line naming the plugin and the option; the plugin's other types and
+    the host keep working."""
+    from test_inline_plugin import ToyLatinType, plugin
+
+    bad = type("Clashing", (ToyLatinType,), {"name": "clashing", "params": (
+        *ToyLatinType.params, param)})()
+    good = type("Fine", (ToyLatinType,), {"name": "fine_latin"})()
+    host = get_host()
+    assert host.register(plugin(lambda register: (register(bad), register(good))), name="clash")
+    assert host.warnings() == [
+        f"plugin 'clash': puzzle type 'clashing' was refused: its option {option} is the "
+        "engine's own (the command line takes it first); rename it (the rest of the plugin "
+        "is loaded)"]  # asked first: the warnings need no other question before them
+    assert "clashing" not in host.types and host.get_type("fine_latin").plugin == "clash"
+    assert "sudoku" in host.types
+
+
+def test_every_builtin_option_is_free():
+    host = get_host()
+    assert host.failures == [] and host.warnings() == []
+    assert {"sudoku", "fillomino", "combination", "logic", "polyomino-math"} <= set(host.types)
+
+
+def test_the_contract_states_the_criterion_s_judge_as_it_is():
+    """hookspecs.py is the contract: its criterion's ``judge`` is the code's."""
+    from puzzle_engine.criteria import Criterion
+    doc = " ".join(hookspecs.register_criteria.__doc__.split())
+    signature = inspect.signature(Criterion.judge)
+    assert list(signature.parameters) == ["self", "engine", "ptype", "params", "instance", "limit"]
+    assert "judge(engine, ptype, params, instance, limit=1)" in doc
+    assert "reference" not in doc
+    assert "refuted_by(engine, ptype, params, solutions, limit=1)" in doc
+
+
+def test_every_public_member_of_grid_drawing_is_in_the_guide():
+    """Issue 38: a plugin author had to read docstrings for GridDrawing's helpers. Every
+    public method, property and attribute of a drawing is in the guide's table."""
+    from puzzle_engine.render.svg import GridDrawing
+    text = DOC.read_text()
+    _, _, table = text.partition("`GridDrawing(rows, cols, cell=36, below=0)`")
+    table = table[:table.index("\n\n", table.index("| member | what |"))]
+    members = {n for n in dir(GridDrawing) if not n.startswith("_")}
+    members |= {n for n in vars(GridDrawing(2, 2)) if not n.startswith("_")}
+    assert {"lines", "text", "x", "y", "symbol", "shade", "to_string", "bottom"} <= members
+    missing = sorted(n for n in members if not re.search(rf"`{n}[`(]", table))
+    assert missing == [], f"GridDrawing members not in docs/plugin-authoring.md: {missing}"
+
+
+def test_the_guide_names_the_play_grid_fields_a_script_receives():
+    from puzzle_engine.render.play import PlayGrid, to_json
+    text = " ".join(DOC.read_text().split())
+    row = text[text.index("| `script` | for `rule=\"script\"`"):]
+    row = row[:row.index(" | ", row.index("(values, grid)"))]
+    grid = to_json(PlayGrid(rows=1, cols=1, cells=(0,), solution=(1,)))
+    missing = [k for k in grid if f"`{k}`" not in row]
+    assert missing == [], f"PlayGrid JSON fields a script gets, not in the guide: {missing}"

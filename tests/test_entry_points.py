@@ -28,6 +28,8 @@ def _project(pkg):
 
 LATIN = _project("plugin_pkg")
 BROKEN_PROJECT = _project("broken_pkg")
+#: How a warning names the package of a broken plugin (issue 38).
+FROM_BROKEN = f"(from {BROKEN_PROJECT['name']} {BROKEN_PROJECT['version']})"
 
 #: entry-point name in tests/broken_pkg -> what its error must say; the plugin is skipped
 BROKEN = {
@@ -219,8 +221,8 @@ def test_one_broken_plugin_never_breaks_the_host(site, clean_sudoku, name):
     listed = cli(site, "plugins", plugins=f"sudoku,{name}")
     assert listed.returncode == 0, listed.stderr
     lines = broken_lines(listed.stdout)
-    prefix = (f"refused from plugin '{name}': " if name in REFUSED
-              else f"broken plugin '{name}' (skipped): ")
+    prefix = (f"refused from plugin '{name}' {FROM_BROKEN}: " if name in REFUSED
+              else f"broken plugin '{name}' {FROM_BROKEN} (skipped): ")
     assert len(lines) == 1 and lines[0].startswith(prefix), lines
     assert says in lines[0]
     if name in REFUSED:
@@ -237,9 +239,11 @@ def test_one_broken_plugin_never_breaks_the_host(site, clean_sudoku, name):
     warnings = gen.stderr.strip().splitlines()
     assert len(warnings) == 1, warnings
     if name in REFUSED:  # the plugin loads; only its type is refused
-        assert warnings[0] == f"puzzle-engine: warning: plugin '{name}': {says} (the rest of the plugin is loaded)"
+        assert warnings[0] == (f"puzzle-engine: warning: plugin '{name}' {FROM_BROKEN}: {says} "
+                               "(the rest of the plugin is loaded)")
     else:
-        assert warnings[0].startswith(f"puzzle-engine: warning: plugin '{name}' is broken and was skipped: ")
+        assert warnings[0].startswith(f"puzzle-engine: warning: plugin '{name}' {FROM_BROKEN} "
+                                      "is broken and was skipped: ")
     assert says in warnings[0]
 
 
@@ -260,8 +264,8 @@ def test_all_broken_plugins_at_once_never_break_the_host(site, clean_sudoku):
     assert listed.returncode == 0, listed.stderr
     lines = broken_lines(listed.stdout)
     for name, says in every.items():
-        prefix = (f"refused from plugin '{name}': " if name in REFUSED
-                  else f"broken plugin '{name}' (skipped): ")
+        prefix = (f"refused from plugin '{name}' {FROM_BROKEN}: " if name in REFUSED
+                  else f"broken plugin '{name}' {FROM_BROKEN} (skipped): ")
         assert any(ln.startswith(prefix) and says in ln for ln in lines), name
     assert len(lines) == len(every), "\n".join(lines)  # each one once
     assert table_row(listed.stdout, "latin")[1] == LATIN["version"]  # the good ones still load
@@ -272,8 +276,9 @@ def test_all_broken_plugins_at_once_never_break_the_host(site, clean_sudoku):
     assert gen.returncode == 0, gen.stderr
     assert gen.stdout == clean_sudoku
     warnings = gen.stderr.strip().splitlines()
-    assert len(warnings) == len(every), warnings
-    assert all(w.startswith("puzzle-engine: warning: plugin 'broken_") for w in warnings)
+    assert len(warnings) == len(every), warnings  # one line per plugin, once
+    assert all(w.startswith("puzzle-engine: warning: plugin 'broken_") and FROM_BROKEN in w
+               for w in warnings)
 
     latin = cli(site, "gen", "latin", "--seed", "2", "--format", "line")
     assert latin.returncode == 0, latin.stderr

@@ -246,6 +246,16 @@ def test_cli_explain_hint_and_errors():
     assert not [p.name for p in files("puzzle_engine_models").iterdir() if p.name.endswith(".paths")]
 
 
+def test_hint_on_the_last_empty_square_does_not_say_already_solved():
+    """Issue 38: the hint fills the last square; what follows must not contradict it."""
+    out = _cli("hint", "sudoku", "123434122143432.")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["r4c4 = 1  (size 1: row 4; r4c1 = 4, r4c2 = 3, r4c3 = 2)",
+                                       "solved: that was the last square"]
+    out = _cli("hint", "sudoku", "1234341221434321")
+    assert (out.returncode, out.stdout) == (0, "already solved\n")
+
+
 @pytest.mark.fast
 def test_step_features_count_reasons_above_each_size():
     from puzzle_engine.explain import Fact, Step

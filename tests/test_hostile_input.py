@@ -78,6 +78,10 @@ RECORDS = {
                                  for s in (1, 3)).encode(),
 }
 GEN4 = ["gen", "sudoku", "--size", "4", "--seed", "1"]
+#: A logic record whose spec was edited: it asks for 'knapsack', its config replays
+#: 'wine-merchant'.
+LOGIC_RECORD = json.dumps({"type": "logic", "params": {"spec": "knapsack"}, "problem": "?",
+                           "key": "A", "config": {"spec": "wine-merchant", "draw": 1}})
 
 ROWS = [
     # -- numbers on the command line
@@ -132,12 +136,17 @@ ROWS = [
     fast(["solvers", "--puzzle", "nosuch"], ["unknown puzzle 'nosuch'"]),
     fast(["solvers", "--size", "9"], ["puzzle options need --puzzle"]),
     # -- puzzles
-    (["check", "sudoku", '{"grid": null}'], ["line 1", "field 'grid' must be a list of rows"]),
-    (["check", "sudoku", '{"grid": 5}'], ["line 1", "field 'grid' must be a list of rows"]),
-    (["solve", "sudoku", '{"grid": true}'], ["line 1", "field 'grid' must be a list of rows"]),
-    (["grade", "sudoku", '{"grid": null}'], ["line 1", "field 'grid' must be a list of rows"]),
-    (["check", "fillomino", '{"grid": "1 2"}'], ["line 1", "field 'grid' must be a list"]),
-    (["solve", "fillomino", '{"grid": null}'], ["line 1", "field 'grid' must be a list"]),
+    (["check", "sudoku", '{"grid": null}'], ['puzzle-engine: error: {"grid": null}, line 1: '
+                                             "field 'grid' must be a list of rows, not null"]),
+    (["check", "sudoku", '{"grid": 5}'], ["line 1: field 'grid' must be a list of rows, not 5"]),
+    (["solve", "sudoku", '{"grid": true}'], ["line 1: field 'grid' must be a list of rows, "
+                                            "not true"]),
+    (["grade", "sudoku", '{"grid": null}'], ["line 1: field 'grid' must be a list of rows, "
+                                            "not null"]),
+    (["check", "fillomino", '{"grid": "1 2"}'], ["line 1: field 'grid' must be a list of rows, "
+                                                'not "1 2"']),
+    (["solve", "fillomino", '{"grid": null}'], ["line 1: field 'grid' must be a list of rows, "
+                                               "not null"]),
     (["check", "sudoku", '{"grid": [[true, 1]]}'], ["field 'grid' must hold non-negative"]),
     (["check", "sudoku", '{"grid": [[-1]]}'], ["field 'grid' must hold non-negative"]),
     (["check", "sudoku", '{"grid": [[1.5]]}'], ["field 'grid' must hold non-negative"]),
@@ -272,6 +281,19 @@ ROWS = [
     (["batch", "sudoku", "--size", "4", "--count", "2", "--seed", "1", "--db", "{tmp}/held.db"],
      ["store {tmp}/held.db: batch 1 (sudoku, seed 1) is being run by another puzzle-engine "
       "command (pid"]),
+    # -- round 3: plugin authors and records
+    (["check", "sudoku", '{"params": {"size": 4}}'],
+     ['puzzle-engine: error: {"params": {"size": 4}}, line 1: the record has no field \'grid\'']),
+    (["solve", "fillomino", '{"givens": 3}'], ["line 1: the record has no field 'grid'"]),
+    (["check", "logic", LOGIC_RECORD],
+     [f"puzzle-engine: error: {LOGIC_RECORD}, line 1: the record's field 'config.spec' says "
+      "spec 'wine-merchant', not 'knapsack' (its field 'params.spec')"]),
+    (["check", "logic", LOGIC_RECORD.replace("knapsack", "wine-merchant"), "--spec", "knapsack"],
+     ["the record's field 'config.spec' says spec 'wine-merchant', not 'knapsack' (--spec)"]),
+    (["check", "logic", LOGIC_RECORD.replace('"params": {"spec": "knapsack"}, ', "").replace(
+        "wine-merchant", "knapsack")],
+     ["the record's field 'config.spec' says spec 'knapsack', not 'wine-merchant' (the "
+      "default; the record has no field 'params.spec')"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),

@@ -65,8 +65,8 @@ def _host(warn: bool = True) -> Host:
     named in a warning on stderr."""
     host = get_host()
     if warn:
-        for failure in host.failures:
-            err_console.print(f"puzzle-engine: warning: {failure.line()}", markup=False)
+        for line in host.warnings():
+            err_console.print(f"puzzle-engine: warning: {line}", markup=False)
     return host
 
 

@@ -76,6 +76,8 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
                               f"{feats['step_mean_size']:.2f}; step rating {score(feats):.2f} "
                               f"({'hardest technique; ' * ('effort_max' in feats)}"
                               f"{seconds:.1f} s)", markup=False)
+        elif result.solved and result.steps:  # the hint filled the last square
+            out_console.print("solved: that was the last square", markup=False)
         elif result.solved:
             out_console.print("already solved", markup=False)
     if stuck:

@@ -41,8 +41,11 @@ def plugins():
             types.add_row(t.name, t.plugin, t.strategy, opts, t.description)
         out_console.print(types)
         for f in host.failures:
-            line = (f"broken plugin '{f.name}' (skipped): {f.error}" if f.skipped
-                    else f"refused from plugin '{f.name}': {f.error}")
+            who = f"'{f.name}'" + (f" (from {f.distribution})" if f.distribution else "")
+            line = (f"broken plugin {who} (skipped): {f.error}" if f.skipped
+                    else f"refused from plugin {who}: {f.error}")
+            out_console.print(line, markup=False)
+        for line in dict.fromkeys(host.notices):
             out_console.print(line, markup=False)
 
 

@@ -97,8 +97,13 @@ def _flat_board(engine, ptype, params, board: tuple[int, ...]) -> ExplanationBoa
     rows, cols = _shape(ptype, params, len(board))
     squares = tuple(f"r{x // cols + 1}c{x % cols + 1}" if rows else f"square {x + 1}"
                     for x in range(len(board)))
-    return ExplanationBoard({x: v for x, v in enumerate(board) if v}, squares, {},
-                            engine.checker_data(ptype, params, board))
+    fixed = calls.call(ptype, "structure", params=params, board=board)
+    if not isinstance(fixed, (set, frozenset)) or not all(
+            isinstance(x, int) and 0 <= x < len(board) for x in fixed):
+        raise calls.bad_result("structure", ptype, fixed, f"a set of squares 0..{len(board) - 1}")
+    # The givens, and every structure square, 0 ("no clue here") included: known.
+    known = {x: v for x, v in enumerate(board) if v or x in fixed}
+    return ExplanationBoard(known, squares, {}, engine.checker_data(ptype, params, board))
 
 
 def _shape(ptype, params, n: int) -> tuple[int, int]:

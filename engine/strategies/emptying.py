@@ -237,11 +237,16 @@ class _Run:
         return calls.flag(ptype, "is_remove_valid", params=params, board=trial, index=index,
                           solution=full, checker=checker, max_solutions=options.max_solutions)
 
+    def _empties(self, board: Board) -> int:
+        """The empty squares of ``board`` (``--target-empty``): a structure square that
+        holds 0 ("no clue here") is not one."""
+        return sum(1 for i, v in enumerate(board) if not v and i not in self.fixed)
+
     def _empty(self, ptype, params, full, checker, rng, options, accept):
         """The loop of Algorithm 1, one square and one solver call at a time."""
         n, board, tested = len(full), full, set(self.fixed)
         while len(tested) < n:
-            if options.target_empty is not None and board.count(0) >= options.target_empty:
+            if options.target_empty is not None and self._empties(board) >= options.target_empty:
                 break
             index = self._choose(ptype, params, board, tested, n, rng, full)
             tested.add(index)
@@ -309,7 +314,7 @@ class _Run:
                     if len(spec_tested) >= n or len(steps) >= (options.batch if refusing else run):
                         return False
                     if options.target_empty is not None and \
-                            spec_board.count(0) >= options.target_empty:
+                            self._empties(spec_board) >= options.target_empty:
                         return False
                     index = self._choose(ptype, params, spec_board, spec_tested, n, rng, full)
                     state = rng.getstate()

@@ -170,8 +170,15 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise PuzzleInputError("the record's field 'config.draw' must be a whole number")
         if config.get("spec") not in (None, self.spec(params["spec"]).name):
-            raise PuzzleInputError(f"the record is of spec '{config.get('spec')}', not "
-                                   f"'{params['spec']}' (--spec)")
+            # The spec asked for: the record's own, --spec, or the default.
+            given = record.get("params")
+            given = given.get("spec") if isinstance(given, dict) else None
+            source = ("its field 'params.spec'" if given == params["spec"] else
+                      "the default; the record has no field 'params.spec'"
+                      if given is None and params["spec"] == self.params[0].default
+                      else "--spec")
+            raise PuzzleInputError(f"the record's field 'config.spec' says spec "
+                                   f"'{config.get('spec')}', not '{params['spec']}' ({source})")
         spec = self.spec(params["spec"])
         from .generator import Generator
         from .interp import ExprError
