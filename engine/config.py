@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .files import read_text
+from .files import MAX_SMALL_FILE, decode, read_small
 
 DEFAULT_SOLVER = "gecode"
 DEFAULT_TIME_LIMIT = 60.0
@@ -72,7 +72,10 @@ def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
         return {}, None
     if path.is_dir():
         raise ConfigError(f"config file {path} is a folder")
-    text = read_text(path, error=ConfigError)
+    # A regular file of at most 1 MB, checked before it is read: a FIFO would block, and
+    # /dev/zero would fill the memory.
+    text = decode(read_small(path, "config file", MAX_SMALL_FILE, ConfigError), str(path),
+                  error=ConfigError)
     import tomllib  # here: most runs have no config file
     try:
         data = tomllib.loads(text)

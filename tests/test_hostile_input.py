@@ -62,6 +62,8 @@ FILES = {
     "bool.toml": b"[solver]\ntime_limit = true\n",
     "broken.toml": b"[solver\n",
     "model.skops": b"not a level model",
+    "big.toml": b"#" * 1_000_001,
+    "many-items.yaml": b"[" + b"1, " * 50_001 + b"1]\n",
 }
 #: Batches as Chuffed writes them: made when a test needs them, since they ask MiniZinc
 #: for Chuffed's version (rows marked fast never name one; see the last test).
@@ -147,7 +149,7 @@ ROWS = [
     (["check", "sudoku", '{"grid": [[1]], "type": "fillomino"}'], ["a 'fillomino' puzzle"]),
     (["check", "sudoku", '[1, 2, 3]'], ["wrong length"]),
     (["check", "sudoku", '{"grid": [[1, 2], [3]]}'], ["line 1", "expected 81"]),
-    (["check", "sudoku", "-"], ["stdin: not UTF-8 text"], b"\xff\xfe"),
+    (["check", "sudoku", "-"], ["stdin, line 1: not UTF-8 text"], b"\xff\xfe"),
     (["check", "sudoku", "-"], ["empty input"], b""),
     (["check", "sudoku", "{tmp}/latin1.txt"], ["latin1.txt, line 1: not UTF-8 text"]),
     (["check", "sudoku", "{tmp}/dir"], ["dir is a folder, not a puzzle file"]),
@@ -228,6 +230,17 @@ ROWS = [
     (["grade", "sudoku", PUZZLE, "--model", "{tmp}/model.skops"],
      ["model.skops is not a level model"]),
     (["grade", "sudoku", PUZZLE, "--model", "{tmp}/dir"], ["dir"]),
+    # -- round 3: config files, input lines, specs, refusals before work (dask)
+    fast(["gen", "sudoku", "--config", "/dev/zero"],
+         ["cannot read config file /dev/zero: not a regular file"]),
+    fast(["solvers", "--config", "{tmp}/big.toml"],
+         ["big.toml: the config file is larger than 1000000 bytes"]),
+    (["check", "sudoku", "-"], ["stdin, line 2: longer than 4000000 bytes"],
+     b'{"grid": [[1]]}\n{"grid": "' + b"." * 4_000_000 + b'"}\n'),
+    fast(["gen", "logic", "--spec", "{tmp}/many-items.yaml"],
+         ["many-items.yaml", "more than 50000 YAML nodes (keys, values and list items)"]),
+    fast(["gen", "sudoku", "--difficulty", "expert", "--workers", "2"],
+         ["--workers cannot be combined with --difficulty"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
@@ -434,3 +447,18 @@ def test_rows_marked_fast_need_no_batch_file():
     assert len(marked) >= 40
     for args, *_ in marked:
         assert not [a for a in args if any(name in a for name in RECORDS)], args
+
+
+@pytest.mark.fast
+def test_a_refusal_of_options_comes_before_the_solver_and_the_level_model(monkeypatch):
+    """gen --difficulty --workers 2 is refused before the solver or the level model is
+    loaded (it took 8 s to refuse, loading the model first)."""
+    from puzzle_engine.cli import gen
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("work done before the refusal")
+    monkeypatch.setattr(gen, "make_judge", no_work)
+    monkeypatch.setattr(gen, "_engine", no_work)
+    for extra in (["--difficulty", "expert"], ["--complexity", "difficulty"]):
+        assert_one_line_error(*run_main(["gen", "sudoku", "--workers", "2", *extra]),
+                              ["--workers cannot be combined with --difficulty"])
