@@ -269,3 +269,71 @@ def test_a_batch_that_fails_midway_says_what_it_kept(tmp_path):
                            "in a row (seeds 1..2): raise --attempts, or change the options; ")
     assert last.endswith(f"{db} holds 0 of the batch's 3 puzzles, every finished one: run "
                          "the same command to go on")
+
+
+def _listener(answer: bytes | None):
+    """A local TCP listener on 127.0.0.1 that accepts every connection and then sends
+    ``answer`` (None: nothing, ever); its port, and a function that stops it."""
+    import socket
+    import threading
+    server = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if answer is not None:
+                try:
+                    conn.sendall(answer)
+                except OSError:
+                    pass
+    threading.Thread(target=serve, daemon=True).start()
+
+    def stop():
+        server.close()
+        for conn in held:
+            conn.close()
+    return server.getsockname()[1], stop
+
+
+@pytest.mark.parametrize("answer, says", [
+    (None, "no answer within 2 s (--dask-timeout)"),
+    (b"HTTP/1.0 200 OK\r\n\r\n" + bytes(range(256)) * 40, "its answer is not a Dask scheduler's"),
+])
+def test_a_listener_that_is_no_dask_scheduler_is_one_line_within_the_deadline(tmp_path, answer,
+                                                                              says):
+    """A listener that accepts and never answers held the command forever; one that sends
+    garbage ended it after 44 s with a 'Client.__del__' traceback. Both are one line, exit
+    2, the store not made. The outer timeout is only a safety net: the deadline is 2 s."""
+    port, stop = _listener(answer)
+    try:
+        proc = cli("batch", "sudoku", "--size", "4", "--count", "1", "--db", tmp_path / "d.db",
+                   "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}",
+                   "--dask-timeout", "2", check=False, timeout=300)
+    finally:
+        stop()
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr  # no Client.__del__ traceback
+    assert proc.stderr.startswith(f"puzzle-engine: error: cannot reach the Dask scheduler at "
+                                  f"tcp://127.0.0.1:{port}: {says}"), proc.stderr
+    assert not (tmp_path / "d.db").exists()
+
+
+def test_a_scheduler_without_workers_is_one_line_within_the_deadline(tmp_path):
+    """A scheduler with no worker would hold the batch's first task forever: the command
+    waits --dask-timeout for one to join, then says so (exit 2)."""
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        proc = cli("batch", "sudoku", "--size", "4", "--count", "1", "--db", tmp_path / "d.db",
+                   "--executor", "dask", "--scheduler", cluster.scheduler_address,
+                   "--dask-timeout", "2", check=False, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (f"puzzle-engine: error: the Dask scheduler at "
+                           f"{cluster.scheduler_address} has no worker, and none joined within "
+                           "2 s (--dask-timeout); start them with 'dask worker'\n")
+    assert not (tmp_path / "d.db").exists()

@@ -63,6 +63,7 @@ FILES = {
     "broken.toml": b"[solver\n",
     "model.skops": b"not a level model",
     "big.toml": b"#" * 1_000_001,
+    "dask.toml": b"[dask]\ntimeout = 0\n",
     "many-items.yaml": b"[" + b"1, " * 50_001 + b"1]\n",
 }
 #: Batches as Chuffed writes them: made when a test needs them, since they ask MiniZinc
@@ -241,6 +242,13 @@ ROWS = [
          ["many-items.yaml", "more than 50000 YAML nodes (keys, values and list items)"]),
     fast(["gen", "sudoku", "--difficulty", "expert", "--workers", "2"],
          ["--workers cannot be combined with --difficulty"]),
+    fast(["batch", "sudoku", "--count", "1", "--db", "{tmp}/n.db", "--executor", "dask",
+          "--scheduler", "tcp://127.0.0.1:1", "--dask-timeout", "0"],
+         ["bad --dask-timeout 0: must be a positive number of seconds"]),
+    fast(["batch", "sudoku", "--count", "1", "--db", "{tmp}/n.db", "--dask-timeout", "5"],
+         ["--dask-timeout needs --executor dask"]),
+    fast(["solvers", "--config", "{tmp}/dask.toml"],
+         ["dask.toml: dask.timeout must be a positive number of seconds"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
