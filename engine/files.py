@@ -31,7 +31,7 @@ def read_text(path: Path, why: str = "", error: type[PuzzleEngineError] = Puzzle
     return decode(data, str(path), why, error, encoding)
 
 
-#: The size of a file read whole as a setting (a config file, a logic spec): 1 MB.
+#: The size of a small file read whole (a config file, a plugin's own data file): 1 MB.
 MAX_SMALL_FILE = 1_000_000
 
 
