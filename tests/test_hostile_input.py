@@ -470,3 +470,32 @@ def test_a_refusal_of_options_comes_before_the_solver_and_the_level_model(monkey
     for extra in (["--difficulty", "expert"], ["--complexity", "difficulty"]):
         assert_one_line_error(*run_main(["gen", "sudoku", "--workers", "2", *extra]),
                               ["--workers cannot be combined with --difficulty"])
+
+
+@pytest.mark.fast
+def test_every_line_of_input_has_a_length_limit_files_and_pipes_alike(tmp, monkeypatch):
+    """A file, a pipe on stdin: each line at most MAX_LINE bytes (here made 20), the error
+    naming the source and the line; a line of exactly the limit is read."""
+    import os
+    import threading
+    from puzzle_engine import inputs
+    from puzzle_engine.errors import PuzzleInputError
+    monkeypatch.setattr(inputs, "MAX_LINE", 20)
+    text = b"a" * 20 + b"\n" + b"b" * 5 + b"\n" + b"c" * 21 + b"\n"
+    (tmp / "long.txt").write_bytes(text)
+    with pytest.raises(PuzzleInputError, match=r"long\.txt, line 3: longer than 20 bytes"):
+        inputs.read_input(str(tmp / "long.txt"))
+    (tmp / "ok.txt").write_bytes(text[:27])
+    assert inputs.read_input(str(tmp / "ok.txt")) == text[:27].decode()
+    read, write = os.pipe()
+    writer = threading.Thread(target=lambda: (os.write(write, text + b"d" * 100000),
+                                              os.close(write)))
+    writer.start()
+    with open(read, "rb") as pipe:
+        stdin = io.TextIOWrapper(pipe)
+        monkeypatch.setattr(sys, "stdin", stdin)
+        with pytest.raises(PuzzleInputError, match=r"^stdin, line 3: longer than 20 bytes"):
+            inputs.read_input("-")
+        pipe.read()  # let the writer finish
+        stdin.detach()
+    writer.join()
