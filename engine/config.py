@@ -16,6 +16,9 @@ order without the environment variable.
     free_search = true     # let the solver leave the model's search annotation (-f)
     check_flags = ["-f"]   # the solver's flags for uniqueness checks (default: per solver)
 
+    [dask]                 # batch --executor dask
+    timeout = 30           # seconds to wait on the cluster (--dask-timeout)
+
 Between the config file and the default sits the puzzle type's own preference
 (``PuzzleType.solver``, ``PuzzleType.free_search``).
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .files import read_text
+from .files import MAX_SMALL_FILE, decode, read_small
 
 DEFAULT_SOLVER = "gecode"
 DEFAULT_TIME_LIMIT = 60.0
@@ -72,7 +75,10 @@ def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
         return {}, None
     if path.is_dir():
         raise ConfigError(f"config file {path} is a folder")
-    text = read_text(path, error=ConfigError)
+    # A regular file of at most 1 MB, checked before it is read: a FIFO would block, and
+    # /dev/zero would fill the memory.
+    text = decode(read_small(path, "config file", MAX_SMALL_FILE, ConfigError), str(path),
+                  error=ConfigError)
     import tomllib  # here: most runs have no config file
     try:
         data = tomllib.loads(text)
@@ -84,8 +90,17 @@ def load_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
 
 def _validate(data: dict[str, Any], name: str) -> None:
     for key in data:
-        if key not in ("solver", "plugins"):
-            raise ConfigError(f"{name}: unknown section [{key}] (expected [solver] or [plugins.NAME])")
+        if key not in ("solver", "plugins", "dask"):
+            raise ConfigError(f"{name}: unknown section [{key}] (expected [solver], "
+                              "[plugins.NAME] or [dask])")
+    dask = data.get("dask", {})
+    if not isinstance(dask, dict):
+        raise ConfigError(f"{name}: [dask] must be a table")
+    for key, value in dask.items():
+        if key != "timeout":
+            raise ConfigError(f"{name}: unknown field dask.{key} (expected timeout)")
+        if problem := time_limit_problem(value):
+            raise ConfigError(f"{name}: dask.timeout {problem}")
     sections = [("solver", data.get("solver", {}))]
     plugins = data.get("plugins", {})
     if not isinstance(plugins, dict):
@@ -148,3 +163,14 @@ def resolve(*, puzzle: str | None = None, plugin: str | None = None, cli_solver:
     flags, flags_from = first("check_flags") or (None, "solver default")
     return Settings(solver, solver_from, limit, limit_from, free, free_from,
                     None if flags is None else tuple(flags), flags_from)
+
+
+def dask_timeout(cli_value: float | None, config_path: Path | None, default: float) -> float:
+    """Seconds to wait on a Dask cluster: ``--dask-timeout``, else the config file's
+    ``[dask] timeout``, else ``default``."""
+    if cli_value is not None:
+        if problem := time_limit_problem(cli_value):
+            raise ConfigError(f"bad --dask-timeout {cli_value:g}: {problem}")
+        return float(cli_value)
+    data, _ = load_config(config_path)
+    return float(data.get("dask", {}).get("timeout", default))

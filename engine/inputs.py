@@ -4,6 +4,8 @@ INPUT is standard input (``-``), a file, or the puzzle itself; what it holds is 
 one puzzle in the type's text formats, several in the line format (one per line, as
 ``gen --format line`` writes them), or JSON Lines records (as ``gen --format json``
 writes them). A bad input is a one-line ``PuzzleInputError`` that names where it is.
+Standard input and files are read a line at a time, each line at most ``MAX_LINE`` bytes,
+so an endless line (``/dev/zero`` piped in) is refused instead of filling the memory.
 """
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ from .types import Parsed
 
 #: Endings of a word the user most likely meant as a file name.
 _FILE_SUFFIXES = (".txt", ".json", ".jsonl", ".csv", ".sdk", ".dat")
+#: The longest line of INPUT, in bytes without its line break: 4 MB, some hundred times a
+#: record of the largest boards the types make.
+MAX_LINE = 4_000_000
 
 
 def parse(ptype: PuzzleType, raw: dict[str, Any], text: str) -> Parsed:
@@ -72,15 +77,30 @@ def load_puzzles(ptype: PuzzleType, raw: dict[str, Any], source: str) -> Iterato
 
 def read_input(source: str) -> str | None:
     """The text of standard input (``-``) or of the file ``source``; None when there is no
-    such file, so that ``source`` is the puzzle itself."""
+    such file, so that ``source`` is the puzzle itself. Each line is at most ``MAX_LINE``
+    bytes (``read_lines``)."""
     if source == "-":
-        try:
-            return sys.stdin.read()
-        except UnicodeDecodeError:
-            raise PuzzleInputError("stdin: not UTF-8 text") from None
+        return read_lines(getattr(sys.stdin, "buffer", sys.stdin), "stdin")
     if not _path_is(source, Path.is_file):
         return None
-    return files.read_text(Path(source))
+    try:
+        with open(source, "rb") as handle:
+            return read_lines(handle, source)
+    except OSError as exc:
+        raise PuzzleInputError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def read_lines(stream, name: str) -> str:
+    """The text of the binary ``stream`` (``files.decode``), read a line at a time: a line
+    longer than ``MAX_LINE`` bytes is an error naming ``name`` and the line, found when
+    that much of it is read."""
+    lines = []
+    while line := stream.readline(MAX_LINE + 1):
+        if len(line) > MAX_LINE and not (len(line) == MAX_LINE + 1 and line.endswith(b"\n")):
+            raise PuzzleInputError(f"{name}, line {len(lines) + 1}: longer than {MAX_LINE} "
+                                   "bytes, the most a line of INPUT may have")
+        lines.append(line)
+    return files.decode(b"".join(lines), name)
 
 
 def _path_is(source: str, test: Callable[[Path], bool]) -> bool:

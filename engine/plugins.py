@@ -46,10 +46,11 @@ OLD_HOOKS = ("puzzle_register_types", "puzzle_to_data", "puzzle_random_solution"
 #: from the commands themselves and checks it is this one (the core does not import the
 #: command line, which loads only the command being run).
 RESERVED_OPTIONS = frozenset((
-    "attempts", "bins", "config", "count", "cutoff", "data", "db", "difficulty", "exact",
-    "executor", "features", "force", "format", "grade", "grade-seed", "grader", "help", "jobs",
-    "max-size", "model", "no-steps", "no-strengthen", "out", "per-label", "puzzle", "resume",
-    "runs", "scheduler", "seed", "solver", "steps", "strengthen", "time-limit", "workers"))
+    "attempts", "bins", "config", "count", "cutoff", "dask-timeout", "data", "db",
+    "difficulty", "exact", "executor", "features", "force", "format", "grade",
+    "grade-seed", "grader", "help", "jobs", "max-size", "model", "no-steps",
+    "no-strengthen", "out", "per-label", "puzzle", "resume", "runs", "scheduler", "seed",
+    "solver", "steps", "strengthen", "time-limit", "workers"))
 #: registry name -> (hook, what an object must have, what it is called in messages)
 REGISTRIES = {
     "types": ("register_puzzle_types", (), "puzzle type"),

@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -104,6 +105,7 @@ def in_order(fn: Callable[[Any], Any], items: Iterable[Any], workers: int,
     the iteration (or an interrupt) kills the workers and drops the items not started.
     The workers die with the thread that started them (``prctl``'s parent-death signal is
     a thread's), so call this from a thread that outlives the batch, as the main one does."""
+    _quiet_resource_tracker()
     context = multiprocessing.get_context("spawn")
     pin = cpus_to_pin(workers)
     cpus = None
@@ -138,6 +140,22 @@ def in_order(fn: Callable[[Any], Any], items: Iterable[Any], workers: int,
         pool.shutdown(wait=True, cancel_futures=not finished)
         if not finished:
             processes.sweep_temp_dirs()  # the killed workers' folders
+
+
+#: The warning filter handed to multiprocessing's resource tracker (``-W``).
+_TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with its leak warning off. The pool's
+    queues hold named semaphores (``spawn``), which the tracker unlinks when the command
+    dies without doing so itself (``kill -9``): that is its job done, not a fault, yet it
+    said "There appear to be 8 leaked semaphore objects" in two lines on the command's
+    stderr, after the command had gone. The tracker is started with the interpreter's
+    ``-W`` options (``sys.warnoptions``), so the filter is added there before the first
+    semaphore starts it."""
+    if _TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_QUIET)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:

@@ -2,6 +2,7 @@
 each reproducible from its seed; resumed after a real SIGINT to the same puzzles; linked
 variants; GenPuzzles' bins, graded too; a level; every built-in type; and a Dask
 LocalCluster of two workers giving what the local pool gives."""
+import contextlib
 import json
 import signal
 import sqlite3
@@ -327,3 +328,124 @@ def test_one_run_at_a_time_per_batch_and_a_killed_one_holds_nothing(tmp_path):
     fresh = tmp_path / "f.db"
     cli("batch", "sudoku", "--count", n, "--seed", "1", "--db", fresh)
     assert stored(db) == stored(fresh)
+
+
+def _listener(answer: bytes | None):
+    """A local TCP listener on 127.0.0.1 that accepts every connection and then sends
+    ``answer`` (None: nothing, ever); its port, and a function that stops it."""
+    import socket
+    import threading
+    server = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if answer is not None:
+                try:
+                    conn.sendall(answer)
+                except OSError:
+                    pass
+    threading.Thread(target=serve, daemon=True).start()
+
+    def stop():
+        server.close()
+        for conn in held:
+            conn.close()
+    return server.getsockname()[1], stop
+
+
+@pytest.mark.parametrize("answer, says", [
+    (None, "no answer within 2 s (--dask-timeout)"),
+    (b"HTTP/1.0 200 OK\r\n\r\n" + bytes(range(256)) * 40, "its answer is not a Dask scheduler's"),
+])
+def test_a_listener_that_is_no_dask_scheduler_is_one_line_within_the_deadline(tmp_path, answer,
+                                                                              says):
+    """A listener that accepts and never answers held the command forever; one that sends
+    garbage ended it after 44 s with a 'Client.__del__' traceback. Both are one line, exit
+    2, the store not made. The outer timeout is only a safety net: the deadline is 2 s."""
+    port, stop = _listener(answer)
+    try:
+        proc = cli("batch", "sudoku", "--size", "4", "--count", "1", "--db", tmp_path / "d.db",
+                   "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}",
+                   "--dask-timeout", "2", check=False, timeout=300)
+    finally:
+        stop()
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr  # no Client.__del__ traceback
+    assert proc.stderr.startswith(f"puzzle-engine: error: cannot reach the Dask scheduler at "
+                                  f"tcp://127.0.0.1:{port}: {says}"), proc.stderr
+    assert not (tmp_path / "d.db").exists()
+
+
+def test_a_scheduler_without_workers_is_one_line_within_the_deadline(tmp_path):
+    """A scheduler with no worker would hold the batch's first task forever: the command
+    waits --dask-timeout for one to join, then says so (exit 2)."""
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        proc = cli("batch", "sudoku", "--size", "4", "--count", "1", "--db", tmp_path / "d.db",
+                   "--executor", "dask", "--scheduler", cluster.scheduler_address,
+                   "--dask-timeout", "2", check=False, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (f"puzzle-engine: error: the Dask scheduler at "
+                           f"{cluster.scheduler_address} has no worker, and none joined within "
+                           "2 s (--dask-timeout); start them with 'dask worker'\n")
+    assert not (tmp_path / "d.db").exists()
+
+
+def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path):
+    """A long task is no fault, but a scheduler that stops answering (here: SIGSTOP, so its
+    connections stay open and its kernel acknowledges them) held the batch forever. With
+    --dask-timeout 2 the batch ends in one line after the scheduler has been silent a
+    while, keeping every stored puzzle. The test waits for events: the scheduler's
+    address, a first stored puzzle, the command's end (the timeouts are safety nets)."""
+    import os
+    import re
+    dask = Path(sys.executable).with_name("dask")
+    scheduler = subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard"], stderr=subprocess.PIPE, text=True)
+    worker = batch = None
+    try:
+        address = None
+        for line in scheduler.stderr:  # "Scheduler at:   tcp://127.0.0.1:PORT"
+            if found := re.search(r"Scheduler at:\s+(tcp://\S+)", line):
+                address = found.group(1)
+                break
+        assert address, "the scheduler did not start"
+        worker = subprocess.Popen([str(dask), "worker", address, "--nworkers", "1", "--nthreads",
+                                   "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
+        db = tmp_path / "s.db"
+        batch = subprocess.Popen([sys.executable, "-c", "from puzzle_engine.cli import main; "
+                                  "main()", "batch", "sudoku", "--size", "4", "--count", "100000",
+                                  "--seed", "1", "--db", str(db), "--executor", "dask",
+                                  "--scheduler", address, "--dask-timeout", "2"],
+                                 stderr=subprocess.PIPE, text=True)
+        held = 0
+        while held == 0 and batch.poll() is None:  # a first stored puzzle
+            try:
+                with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=60) as conn:
+                    held = conn.execute("SELECT count(*) FROM puzzles").fetchone()[0]
+            except sqlite3.Error:
+                pass
+            time.sleep(0.1)
+        assert batch.poll() is None, batch.stderr.read()
+        os.kill(scheduler.pid, signal.SIGSTOP)
+        _, err = batch.communicate(timeout=300)
+    finally:
+        for proc in (batch, worker, scheduler):
+            if proc is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(proc.pid, signal.SIGCONT)
+                    proc.kill()
+                proc.wait(60)
+    lines = [ln for ln in err.splitlines() if ln.startswith("puzzle-engine: error")]
+    assert batch.returncode == 2, err
+    assert len(lines) == 1 and re.match(
+        rf"puzzle-engine: error: the Dask scheduler at {address} has not answered for 2 s "
+        rf"\(--dask-timeout\); {db} holds \d+ of the batch's 100000 puzzles", lines[0]), err
+    assert "Traceback" not in err and "Client.__del__" not in err, err

@@ -183,3 +183,29 @@ def test_check_and_solve_run_each_puzzle_on_the_solver_its_size_prefers(in_tmp):
     assert in_effect("--puzzle", "sudoku").startswith("in effect: gecode (from default)")
     result = run("solvers", "--size", "25")
     assert result.exit_code != 0 and "puzzle options need --puzzle" in result.output
+
+
+@pytest.mark.fast
+def test_a_config_file_is_a_regular_file_of_at_most_1_mb_checked_before_it_is_read(tmp_path):
+    """A FIFO blocked the command forever and /dev/zero filled the memory: both are refused
+    unread, in one line, as is a file over 1 MB. A run in a child process, with its memory
+    capped, so that the old behaviour fails the test instead of the machine (the timeout
+    is only a safety net)."""
+    import os
+    import resource
+    import subprocess
+    import sys
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"# " * 600_000)
+
+    def capped():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    for path, says in ((fifo, f"cannot read config file {fifo}: not a regular file"),
+                       ("/dev/zero", "cannot read config file /dev/zero: not a regular file"),
+                       (big, f"{big}: the config file is larger than 1000000 bytes")):
+        proc = subprocess.run([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
+                               "solvers", "--config", str(path)], capture_output=True, text=True,
+                              timeout=300, preexec_fn=capped)
+        assert (proc.returncode, proc.stderr) == (2, f"puzzle-engine: error: {says}\n")

@@ -65,6 +65,9 @@ FILES = {
     "broken.toml": b"[solver\n",
     "model.skops": b"not a level model",
     "mine.svg": b"<svg>a picture of the user's own</svg>",
+    "big.toml": b"#" * 1_000_001,
+    "dask.toml": b"[dask]\ntimeout = 0\n",
+    "many-items.yaml": b"[" + b"1, " * 50_001 + b"1]\n",
 }
 #: Batches as Chuffed writes them: made when a test needs them, since they ask MiniZinc
 #: for Chuffed's version (rows marked fast never name one; see the last test).
@@ -159,7 +162,7 @@ ROWS = [
     (["check", "sudoku", '{"grid": [[1]], "type": "fillomino"}'], ["a 'fillomino' puzzle"]),
     (["check", "sudoku", '[1, 2, 3]'], ["wrong length"]),
     (["check", "sudoku", '{"grid": [[1, 2], [3]]}'], ["line 1", "expected 81"]),
-    (["check", "sudoku", "-"], ["stdin: not UTF-8 text"], b"\xff\xfe"),
+    (["check", "sudoku", "-"], ["stdin, line 1: not UTF-8 text"], b"\xff\xfe"),
     (["check", "sudoku", "-"], ["empty input"], b""),
     (["check", "sudoku", "{tmp}/latin1.txt"], ["latin1.txt, line 1: not UTF-8 text"]),
     (["check", "sudoku", "{tmp}/dir"], ["dir is a folder, not a puzzle file"]),
@@ -294,6 +297,24 @@ ROWS = [
         "wine-merchant", "knapsack")],
      ["the record's field 'config.spec' says spec 'knapsack', not 'wine-merchant' (the "
       "default; the record has no field 'params.spec')"]),
+    # -- round 3: config files, input lines, specs, refusals before work (dask)
+    fast(["gen", "sudoku", "--config", "/dev/zero"],
+         ["cannot read config file /dev/zero: not a regular file"]),
+    fast(["solvers", "--config", "{tmp}/big.toml"],
+         ["big.toml: the config file is larger than 1000000 bytes"]),
+    (["check", "sudoku", "-"], ["stdin, line 2: longer than 4000000 bytes"],
+     b'{"grid": [[1]]}\n{"grid": "' + b"." * 4_000_000 + b'"}\n'),
+    fast(["gen", "logic", "--spec", "{tmp}/many-items.yaml"],
+         ["many-items.yaml", "more than 50000 YAML nodes (keys, values and list items)"]),
+    fast(["gen", "sudoku", "--difficulty", "expert", "--workers", "2"],
+         ["--workers cannot be combined with --difficulty"]),
+    fast(["batch", "sudoku", "--count", "1", "--db", "{tmp}/n.db", "--executor", "dask",
+          "--scheduler", "tcp://127.0.0.1:1", "--dask-timeout", "0"],
+         ["bad --dask-timeout 0: must be a positive number of seconds"]),
+    fast(["batch", "sudoku", "--count", "1", "--db", "{tmp}/n.db", "--dask-timeout", "5"],
+         ["--dask-timeout needs --executor dask"]),
+    fast(["solvers", "--config", "{tmp}/dask.toml"],
+         ["dask.toml: dask.timeout must be a positive number of seconds"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
@@ -617,3 +638,47 @@ def test_a_closed_standard_output_ends_quietly_with_141():
         os.close(write)
     assert (code, err) == (141, "")
     assert _command(["plugins"], close_stdout=True) == (141, "")
+
+
+@pytest.mark.fast
+def test_a_refusal_of_options_comes_before_the_solver_and_the_level_model(monkeypatch):
+    """gen --difficulty --workers 2 is refused before the solver or the level model is
+    loaded (it took 8 s to refuse, loading the model first)."""
+    from puzzle_engine.cli import gen
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("work done before the refusal")
+    monkeypatch.setattr(gen, "make_judge", no_work)
+    monkeypatch.setattr(gen, "_engine", no_work)
+    for extra in (["--difficulty", "expert"], ["--complexity", "difficulty"]):
+        assert_one_line_error(*run_main(["gen", "sudoku", "--workers", "2", *extra]),
+                              ["--workers cannot be combined with --difficulty"])
+
+
+@pytest.mark.fast
+def test_every_line_of_input_has_a_length_limit_files_and_pipes_alike(tmp, monkeypatch):
+    """A file, a pipe on stdin: each line at most MAX_LINE bytes (here made 20), the error
+    naming the source and the line; a line of exactly the limit is read."""
+    import os
+    import threading
+    from puzzle_engine import inputs
+    from puzzle_engine.errors import PuzzleInputError
+    monkeypatch.setattr(inputs, "MAX_LINE", 20)
+    text = b"a" * 20 + b"\n" + b"b" * 5 + b"\n" + b"c" * 21 + b"\n"
+    (tmp / "long.txt").write_bytes(text)
+    with pytest.raises(PuzzleInputError, match=r"long\.txt, line 3: longer than 20 bytes"):
+        inputs.read_input(str(tmp / "long.txt"))
+    (tmp / "ok.txt").write_bytes(text[:27])
+    assert inputs.read_input(str(tmp / "ok.txt")) == text[:27].decode()
+    read, write = os.pipe()
+    writer = threading.Thread(target=lambda: (os.write(write, text + b"d" * 100000),
+                                              os.close(write)))
+    writer.start()
+    with open(read, "rb") as pipe:
+        stdin = io.TextIOWrapper(pipe)
+        monkeypatch.setattr(sys, "stdin", stdin)
+        with pytest.raises(PuzzleInputError, match=r"^stdin, line 3: longer than 20 bytes"):
+            inputs.read_input("-")
+        pipe.read()  # let the writer finish
+        stdin.detach()
+    writer.join()

@@ -139,6 +139,19 @@ def test_billion_laughs_is_refused_before_expansion():
         load_spec("\n".join(lines), "laughs.yaml", "laughs")
 
 
+def test_a_long_plain_list_is_too_many_nodes_not_a_billion_laughs():
+    """200,000 list items written out (no alias) were called a 'billion laughs' file after
+    the whole list was composed; they are counted before composing, and named as what
+    they are."""
+    with pytest.raises(SpecError) as info:
+        load_spec("- 1\n" * 200_000, "list.yaml", "list")
+    message = str(info.value)
+    assert "more than 50000 YAML nodes (keys, values and list items)" in message
+    assert "billion" not in message and "alias" not in message
+    from puzzle_engine_plugins.logic.spec import Located, read_yaml
+    assert read_yaml("- 1\n" * 40_000, Located("long.yaml")) == [1] * 40_000  # under it: read
+
+
 def test_yaml_python_tags_are_refused():
     with pytest.raises(SpecError, match="line 1"):
         load_spec("desc: !!python/object/apply:os.system ['true']\n", "tag.yaml", "tag")

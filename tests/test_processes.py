@@ -336,3 +336,44 @@ def test_threads_of_one_process_write_the_same_file_at_once(tmp_path):
     assert errors == []
     assert target.read_text().startswith("#!/bin/sh\n# ")
     assert list(tmp_path.iterdir()) == [target]
+
+
+@pytest.mark.parametrize("victim", ["command", "worker"])
+def test_a_kill_9_leaves_no_resource_tracker_warning(tmp_path, victim):
+    """kill -9 of gen --workers 2 (or of one of its workers): multiprocessing's resource
+    tracker outlives the command to unlink the pool's semaphores, and said so in two lines
+    on stderr ("resource_tracker: There appear to be 8 leaked semaphore objects"). Reading
+    stderr to its end waits for every process holding it, the tracker too."""
+    proc = start([str(CLI), "gen", "sudoku", "--size", "4", "--count", "100000", "--seed", "1",
+                  "--workers", "2", "--format", "line"], tmp_path)
+    try:
+        assert proc.stdout.readline()  # a first puzzle: the workers and the tracker run
+        if victim == "command":
+            os.kill(proc.pid, signal.SIGKILL)
+        else:
+            workers = child_pids(proc.pid, "spawn_main")
+            assert workers, session(proc.pid)
+            os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=300)  # a safety net: ends when the processes do
+    finally:
+        with_group_killed(proc)
+    assert "resource_tracker" not in err and "leaked" not in err, err
+    if victim == "worker":
+        assert "a worker process died" in err, err
+
+
+def child_pids(pid: int, word: str) -> list[int]:
+    """The ids of the live child processes of ``pid`` whose command line holds ``word``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] != "Z" and word in cmd:
+            found.append(int(entry.name))
+    return found

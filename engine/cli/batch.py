@@ -14,6 +14,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.text import Text
 
 from .. import calls, corpus, executors, processes
+from .. import config as config_module
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
 from ..errors import PuzzleEngineError, PuzzleInputError
@@ -54,6 +55,11 @@ def batch(
                         "'dask' (a Dask cluster, with --scheduler).")] = "local",
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="With --executor "
                          "dask: the scheduler's address, tcp://HOST:PORT.")] = None,
+    dask_timeout: Annotated[Optional[float], typer.Option("--dask-timeout", help="With "
+                            "--executor dask: seconds to wait for the scheduler's answer and "
+                            "for a worker before giving up (a task may run longer). Default: "
+                            "the config file's [dask] timeout, else 30.",
+                            show_default=False)] = None,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
                           "the level model grades at this level.")] = None,
     grade: Annotated[bool, typer.Option("--grade", help="Grade every puzzle with the level "
@@ -98,6 +104,9 @@ def batch(
         if (executor == "dask") != (scheduler is not None):
             raise PuzzleInputError("--executor dask needs --scheduler tcp://HOST:PORT, and "
                                    "--scheduler needs --executor dask")
+        if dask_timeout is not None and executor != "dask":
+            raise PuzzleInputError("--dask-timeout needs --executor dask")
+        wait = config_module.dask_timeout(dask_timeout, config, executors.DEFAULT_DASK_TIMEOUT)
         if executor == "dask" and workers > 1:
             raise PuzzleInputError("--workers is the local pool's; a Dask cluster has its own "
                                    "workers (start them with 'dask worker')")
@@ -133,7 +142,7 @@ def batch(
         settings = {**same_fields(engine, ptype, strategy, options, judge, difficulty),
                     "variants": getattr(options, "variants", 0), "bins": bins,
                     "graded": grading is not None}
-        client = executors.dask_client(scheduler) if executor == "dask" else None
+        client = executors.dask_client(scheduler, wait) if executor == "dask" else None
         try:
             with Store(db) as store:
                 found, created = store.run_batch(ptype.name, params, settings, seed, count,
@@ -145,15 +154,15 @@ def batch(
                     err_console.print(f"puzzle-engine: going on with batch {found.id} (seed "
                                       f"{found.seed}) from seed {found.next_seed}", markup=False)
                 _run(store, found, job, count, workers, client,
-                     attempts if difficulty is not None else None, db)
+                     attempts if difficulty is not None else None, db, wait)
         finally:
             if client is not None:
-                client.close()
+                executors.close_client(client, wait)
 
 
-def _run(store, found, job, count, workers, client, misses, db) -> None:
+def _run(store, found, job, count, workers, client, misses, db, wait) -> None:
     if client is not None:
-        results_of = partial(executors.dask_results, job, client=client)
+        results_of = partial(executors.dask_results, job, client=client, timeout=wait)
     else:
         results_of = partial(executors.local_results, job, workers=workers)
     start = store.distinct(found)

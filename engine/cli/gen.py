@@ -94,17 +94,18 @@ def gen(
                                                 if k not in strategy_names})
         options = strategy.make_options({k: v for k, v in raw.items() if k in strategy_names},
                                         workers=workers)
-        engine = _engine(host, ptype, solver, config, time_limit, params)
         complexity = getattr(options, "complexity", None)
+        if workers > 1 and (difficulty is not None or complexity == DIFFICULTY):
+            # before the solver and the level model are loaded: this needs no work
+            raise PuzzleInputError("--workers cannot be combined with --difficulty or "
+                                   "--complexity difficulty yet")
+        engine = _engine(host, ptype, solver, config, time_limit, params)
         judge = None
         if difficulty is not None or complexity == DIFFICULTY:
             judge = make_judge(ptype, params, model, grader,
                                lambda name: _engine(host, ptype, name, config, time_limit))
             if difficulty is not None:
                 judge.check_level(difficulty)
-            if workers > 1:
-                raise PuzzleInputError("--workers cannot be combined with --difficulty or "
-                                       "--complexity difficulty yet")
             if complexity == DIFFICULTY:
                 host.complexities[DIFFICULTY] = judge.complexity()
         check_complexity(host, complexity)

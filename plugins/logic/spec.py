@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from puzzle_engine import PuzzleInputError
+from puzzle_engine.files import MAX_SMALL_FILE, read_small
 
 from . import interp, symbolic
 
 #: YAML nodes a spec may hold once its aliases are expanded.
 MAX_NODES = 50_000
 #: Size of a spec file.
-MAX_BYTES = 1_000_000
+MAX_BYTES = MAX_SMALL_FILE
 
 
 class SpecError(PuzzleInputError):
@@ -56,6 +57,9 @@ def read_yaml(text: str, where: Located) -> Any:
 
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         raise where.error((), f"the spec is larger than {MAX_BYTES} bytes")
+    if _count_nodes(yaml, text) > MAX_NODES:
+        raise where.error((), f"the spec has more than {MAX_NODES} YAML nodes (keys, values "
+                          "and list items): too many to be a spec")
     try:
         loader = yaml.SafeLoader(text)
         try:
@@ -78,7 +82,8 @@ def read_yaml(text: str, where: Located) -> Any:
         budget[0] += 1
         if budget[0] > MAX_NODES:
             raise where.error(path, f"the spec expands to more than {MAX_NODES} YAML nodes "
-                              "(aliases repeating aliases: a 'billion laughs' file?)")
+                              "once its aliases are expanded (aliases repeating aliases: a 'billion "
+                              "laughs' file?)")
         if id(node) in active:
             raise where.error(path, "a YAML alias refers to itself")
         where.lines.setdefault(path, node.start_mark.line + 1)
@@ -116,6 +121,26 @@ def read_yaml(text: str, where: Located) -> Any:
         return build(root, (), frozenset())
     except RecursionError:
         raise where.error((), "the spec is nested too deeply") from None
+
+
+def _count_nodes(yaml, text: str) -> int:
+    """The YAML nodes written out in ``text`` (an alias is not one), counted up to one more
+    than ``MAX_NODES`` only, on LibYAML's parser where PyYAML has it: a file of 250,000
+    list items is refused in a fraction of a second, where composing it would take many.
+    Malformed YAML counts what comes before the fault; the reader then names the fault."""
+    loader = (getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader)(text)
+    nodes = 0
+    try:
+        while nodes <= MAX_NODES and (event := loader.get_event()) is not None and \
+                not isinstance(event, yaml.StreamEndEvent):
+            if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent,
+                                  yaml.MappingStartEvent)):
+                nodes += 1
+    except yaml.YAMLError:
+        pass
+    finally:
+        loader.dispose()
+    return nodes
 
 
 # -- the spec -----------------------------------------------------------------------------------
@@ -160,15 +185,9 @@ def load_spec(text: str, file: str, name: str) -> Spec:
 
 
 def load_spec_file(path: Path, name: str | None = None) -> Spec:
-    if path.exists() and not path.is_file():  # a FIFO would block, a device never end
-        raise SpecError(f"cannot read spec {path}: not a regular file")
-    try:
-        with path.open("rb") as f:  # no more than the limit: /dev/zero is a file too
-            raw = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise SpecError(f"cannot read spec {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_BYTES:
-        raise SpecError(f"{path}: the spec is larger than {MAX_BYTES} bytes")
+    # a regular file of at most MAX_BYTES, checked before reading: a FIFO would block, a
+    # device (/dev/zero) never end
+    raw = read_small(path, "spec", MAX_BYTES, SpecError)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
