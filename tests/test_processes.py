@@ -15,10 +15,12 @@ import pytest
 from puzzle_engine import processes
 
 CLI = Path(sys.executable).with_name("puzzle-engine")
-#: A batch whose checks take seconds (16x16 Sudoku on Gecode), in two worker processes
-#: (Fillomino decides most removals by its own deductions now, with no solver running).
+#: A batch of many solver runs (16x16 Sudoku on Gecode), in two worker processes
+#: (Fillomino decides most removals by its own deductions now, with no solver running),
+#: far too long to end before a test signals it, however loaded the machine (4 puzzles
+#: did end first: the test never saw two solvers at once).
 BATCH = ["gen", "sudoku", "--size", "16", "--solver", "gecode", "--time-limit", "20",
-         "--count", "4", "--seed", "1", "--format", "json", "--workers", "2"]
+         "--count", "1000", "--seed", "1", "--format", "json", "--workers", "2"]
 #: A model Gecode cannot finish in minutes with n = 14: n pigeons, n - 1 holes, no
 #: global reasoning.
 PIGEONS = ("int: n;\narray[1..n] of var 1..n-1: x;\n"
@@ -83,12 +85,17 @@ def wait_for(condition, seconds: float) -> float:
     return time.monotonic() - begin
 
 
-def running_solvers(proc, count=1) -> None:
-    """Wait until ``count`` solvers of ``proc``'s session run at once."""
+def running_solvers(proc, count=1, keepers=0) -> None:
+    """Wait until ``count`` solvers of ``proc``'s session run at once, and it has
+    ``keepers`` keepers (each worker starts one with its first solver, and keeps it)."""
     seen = []
-    wait_for(lambda: seen.append(session(proc.pid)) or
-             sum("fzn-" in c for c in seen[-1]) >= count or proc.poll() is not None, SAFETY)
-    assert sum("fzn-" in c for c in seen[-1]) >= count, seen[-1]
+
+    def ready(found):
+        return (sum("fzn-" in c for c in found) >= count
+                and sum("read _; kill" in c for c in found) >= keepers)
+    wait_for(lambda: ready(seen.append(session(proc.pid)) or seen[-1])
+             or proc.poll() is not None, SAFETY)
+    assert ready(seen[-1]), (proc.poll(), seen[-1])
 
 
 def owned_dirs(tmp_path):
@@ -105,7 +112,9 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
     out = tmp_path / "batch.jsonl"
     proc = start([str(CLI), *BATCH, "--out", str(out)], tmp_path)
     try:
-        running_solvers(proc, 2)
+        # Both workers have started solvers (a keeper each), and a solver runs: two at
+        # once, as asked before, could be missed by every look on a loaded machine.
+        running_solvers(proc, 1, keepers=2)
         before = session(proc.pid)
         assert sum("spawn_main" in c for c in before) == 2, before  # the two workers
         assert sum("read _; kill" in c for c in before) == 2, before  # and their keepers
