@@ -17,7 +17,7 @@ from puzzle_engine.plugins import get_host
 
 
 
-def cli(*args, check=True, timeout=300):
+def cli(*args, check=True, timeout=1800):
     proc = subprocess.run([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
                            *map(str, args)], capture_output=True, text=True, timeout=timeout)
     if check:
@@ -239,7 +239,7 @@ def test_every_type_is_stored_as_its_own_json(tmp_path, kind, options):
     assert len(export.splitlines()) == 1
     checked = subprocess.run([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
                               "check", kind, "-"], input=export, capture_output=True, text=True,
-                             timeout=120)
+                             timeout=1800)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.count("unique") == len(export.splitlines())
 

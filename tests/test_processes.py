@@ -123,7 +123,7 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
         took = wait_for(lambda: not session(proc.pid), 10)
         assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
         assert took < 2.0, f"{sig.name}: the command took {took:.1f} s to end"
-        assert proc.wait(5) == code
+        assert proc.wait(SAFETY) == code
     finally:
         with_group_killed(proc)
     if sig != signal.SIGKILL:
@@ -374,7 +374,7 @@ def with_group_killed(proc) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    proc.wait(10)
+    proc.wait(SAFETY)
 
 
 @pytest.mark.fast
