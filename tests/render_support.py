@@ -41,7 +41,7 @@ def raster_svg(text: str, scale: float) -> Image.Image:
 def raster_pdf(path: Path, tmp: Path, dpi: int = 96) -> list[Image.Image]:
     """Every page of a PDF at ``dpi`` (96: a pixel per SVG unit of the page)."""
     subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(path), str(tmp / "page")],
-                   check=True, timeout=60)
+                   check=True, timeout=300)
     return [Image.open(p).convert("RGB") for p in sorted(tmp.glob("page-*.png"))]
 
 

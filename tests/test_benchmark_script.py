@@ -20,7 +20,7 @@ def test_bench_generate_table_json_and_profile(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_generate.py"),
                            "--sizes", "4", "--seeds", "2", "--solvers", "chuffed", "--no-peers",
                            "--timeout", "120", "--profile", "3", "--json", str(out)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr
     rows = [ln.split() for ln in proc.stdout.splitlines() if ln.split()[:2] == ["4", "chuffed"]]
     assert len(rows) == 1 and rows[0][3] == "2", proc.stdout          # 2 seeds finished
@@ -73,7 +73,7 @@ def test_combination_tables_tiny_run(tmp_path):
                            "--candidates", "3", "--grade-runs", "10", "--rank", "1", "--z", "0",
                            "--singles", "10", "--means", "5", "--per-mean", "3",
                            "--json", str(out)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("# command: ") and "--singles 10" in lines[0]

@@ -254,7 +254,7 @@ def run_cli(tmp_path, *args):
     env = {k: v for k, v in os.environ.items()
            if k not in ("PUZZLE_ENGINE_PLUGINS", "PUZZLE_ENGINE_SOLVER", "PUZZLE_ENGINE_DEBUG")}
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=120)
+                          cwd=tmp_path, timeout=1800)
 
 
 @pytest.fixture(scope="module")

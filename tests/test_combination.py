@@ -25,7 +25,7 @@ def cli(tmp_path, *args):
            if k not in ("PUZZLE_ENGINE_PLUGINS", "PUZZLE_ENGINE_SOLVER", "PUZZLE_ENGINE_DEBUG")}
     return subprocess.run([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
                            *map(str, args)], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=300)
+                          cwd=tmp_path, timeout=1800)
 
 
 def ok(proc, code=0):

@@ -125,7 +125,7 @@ def _run(workdir, command: str) -> str:
     env.update(PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(workdir / "site"),
                COLUMNS="100")
     proc = subprocess.run(["bash", "-c", command], cwd=workdir, env=env, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1800)
     return proc.stdout
 
 

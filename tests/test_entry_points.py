@@ -86,7 +86,7 @@ def cli(site, *args, plugins=None):
     if plugins is not None:
         env["PUZZLE_ENGINE_PLUGINS"] = plugins
     return subprocess.run([str(CLI), *args], capture_output=True, text=True, env=env,
-                          cwd=site.parent, timeout=300)
+                          cwd=site.parent, timeout=1800)
 
 
 def table_row(stdout, first_cell):

@@ -32,7 +32,7 @@ def engine():
 def cli(tmp_path, *args):
     command = [sys.executable, "-c", "from puzzle_engine.cli import main; main()"]
     return subprocess.run([*command, *map(str, args)],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+                          capture_output=True, text=True, cwd=tmp_path, timeout=1800)
 
 
 @pytest.mark.parametrize("name", SPECS)

@@ -38,7 +38,7 @@ def cli(tmp_path, *args, stdin=None):
            if k not in ("PUZZLE_ENGINE_PLUGINS", "PUZZLE_ENGINE_SOLVER", "PUZZLE_ENGINE_DEBUG")}
     return subprocess.run([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
                            *map(str, args)], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=300, input=stdin)
+                          cwd=tmp_path, timeout=1800, input=stdin)
 
 
 def ok(proc, code=0):

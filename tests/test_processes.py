@@ -15,10 +15,12 @@ import pytest
 from puzzle_engine import processes
 
 CLI = Path(sys.executable).with_name("puzzle-engine")
-#: A batch whose checks take seconds (16x16 Sudoku on Gecode), in two worker processes
-#: (Fillomino decides most removals by its own deductions now, with no solver running).
+#: A batch of many solver runs (16x16 Sudoku on Gecode), in two worker processes
+#: (Fillomino decides most removals by its own deductions now, with no solver running),
+#: far too long to end before a test signals it, however loaded the machine (4 puzzles
+#: did end first: the test never saw two solvers at once).
 BATCH = ["gen", "sudoku", "--size", "16", "--solver", "gecode", "--time-limit", "20",
-         "--count", "4", "--seed", "1", "--format", "json", "--workers", "2"]
+         "--count", "1000", "--seed", "1", "--format", "json", "--workers", "2"]
 #: A model Gecode cannot finish in minutes with n = 14: n pigeons, n - 1 holes, no
 #: global reasoning.
 PIGEONS = ("int: n;\narray[1..n] of var 1..n-1: x;\n"
@@ -70,6 +72,11 @@ def start(argv, tmp_path, ignore=()):
                             preexec_fn=dispositions)
 
 
+#: The most a test waits for something that must happen (solvers to start, a marker): a
+#: guard against a hung test only, never a time anything is expected to take.
+SAFETY = 600
+
+
 def wait_for(condition, seconds: float) -> float:
     """Poll ``condition`` until it holds; how long that took (``seconds`` at the most)."""
     begin = time.monotonic()
@@ -78,12 +85,17 @@ def wait_for(condition, seconds: float) -> float:
     return time.monotonic() - begin
 
 
-def running_solvers(proc, count=1) -> None:
-    """Wait until ``count`` solvers of ``proc``'s session run at once."""
+def running_solvers(proc, count=1, keepers=0) -> None:
+    """Wait until ``count`` solvers of ``proc``'s session run at once, and it has
+    ``keepers`` keepers (each worker starts one with its first solver, and keeps it)."""
     seen = []
-    wait_for(lambda: seen.append(session(proc.pid)) or
-             sum("fzn-" in c for c in seen[-1]) >= count, 60)
-    assert sum("fzn-" in c for c in seen[-1]) >= count, seen[-1]
+
+    def ready(found):
+        return (sum("fzn-" in c for c in found) >= count
+                and sum("read _; kill" in c for c in found) >= keepers)
+    wait_for(lambda: ready(seen.append(session(proc.pid)) or seen[-1])
+             or proc.poll() is not None, SAFETY)
+    assert ready(seen[-1]), (proc.poll(), seen[-1])
 
 
 def owned_dirs(tmp_path):
@@ -100,7 +112,9 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
     out = tmp_path / "batch.jsonl"
     proc = start([str(CLI), *BATCH, "--out", str(out)], tmp_path)
     try:
-        running_solvers(proc, 2)
+        # Both workers have started solvers (a keeper each), and a solver runs: two at
+        # once, as asked before, could be missed by every look on a loaded machine.
+        running_solvers(proc, 1, keepers=2)
         before = session(proc.pid)
         assert sum("spawn_main" in c for c in before) == 2, before  # the two workers
         assert sum("read _; kill" in c for c in before) == 2, before  # and their keepers
@@ -109,7 +123,7 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
         took = wait_for(lambda: not session(proc.pid), 10)
         assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
         assert took < 2.0, f"{sig.name}: the command took {took:.1f} s to end"
-        assert proc.wait(5) == code
+        assert proc.wait(SAFETY) == code
     finally:
         with_group_killed(proc)
     if sig != signal.SIGKILL:
@@ -118,7 +132,7 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
     else:  # nothing could clean up; the next start sweeps the dead processes' folders
         assert len(owned_dirs(tmp_path)) >= 2
         swept = start([str(CLI), "plugins"], tmp_path)
-        assert swept.wait(60) == 0
+        assert swept.wait(SAFETY) == 0
         assert owned_dirs(tmp_path) == []
     # what was finished is whole, and resumes to the batch
     kept = out.read_text() if out.exists() else ""
@@ -164,20 +178,57 @@ def test_a_killed_engine_leaves_no_solver(tmp_path, sig, to_group):
         with_group_killed(proc)
 
 
-@pytest.mark.parametrize("sig, probes, after, code", [
-    (signal.SIGINT, "1", 6, 130), (signal.SIGINT, "2", 6, 130),
-    (signal.SIGTERM, "1", 4, 143), (signal.SIGTERM, "1", 5, 143)])
-def test_an_interrupt_stops_an_in_process_cp_sat_search(tmp_path, sig, probes, after, code):
+def marked(tmp_path, argv, nth: int, thread: str = "main", prelude: str = ""):
+    """``puzzle-engine ARGV`` as the console script runs it (after ``prelude``), in a
+    program that creates the file it returns when its ``nth`` in-process CP-SAT search
+    (``run_interruptibly``) begins, counting those of the main thread (``thread="main"``)
+    or of other threads (``"other"``): the event a test waits for before it signals."""
+    marker = tmp_path / "searching"
+    script = tmp_path / "marked.py"
+    script.write_text(
+        prelude +
+        "import sys, threading\n"
+        "from pathlib import Path\n"
+        "from puzzle_engine.solving import cpsat\n"
+        "run, seen, lock = cpsat.run_interruptibly, [], threading.Lock()\n"
+        "def counted(*args, **kwargs):\n"
+        "    main = threading.current_thread() is threading.main_thread()\n"
+        f"    if main == {thread == 'main'!r}:\n"
+        "        with lock:\n"
+        "            seen.append(1)\n"
+        f"            if len(seen) == {nth}:\n"
+        f"                Path({str(marker)!r}).touch()\n"
+        "    return run(*args, **kwargs)\n"
+        "cpsat.run_interruptibly = counted\n"
+        "from puzzle_engine.cli import main\n"
+        f"sys.argv = ['puzzle-engine', *{list(argv)!r}]\n"
+        "main()\n")
+    return start([sys.executable, str(script)], tmp_path), marker
+
+
+def wait_for_marker(proc, marker) -> None:
+    wait_for(lambda: marker.exists() or proc.poll() is not None, SAFETY)
+    assert marker.exists() and proc.poll() is None, proc.poll()
+
+
+@pytest.mark.parametrize("sig, probes, nth, thread, code", [
+    (signal.SIGINT, "1", 2, "main", 130), (signal.SIGINT, "2", 1, "other", 130),
+    (signal.SIGTERM, "1", 2, "main", 143), (signal.SIGTERM, "1", 12, "main", 143)])
+def test_an_interrupt_stops_an_in_process_cp_sat_search(tmp_path, sig, probes, nth, thread,
+                                                        code):
     """CP-SAT runs inside the engine. It must neither take Ctrl-C for itself (it would
     end the search as a time-out, and the batch go on) nor hold the command until its
     time limit, nor outlive the interpreter (an abort, exit 134, 'terminate called...',
-    which came in some runs only: hence two SIGTERM delays). The command ends within 2 s,
-    in the main thread's solve (--probes 1) and in the probe threads' (--probes 2)."""
-    proc = start([str(CLI), "gen", "sudoku", "--size", "25", "--seed", "3", "--solver",
-                  "cp-sat", "--probes", probes, "--format", "line"], tmp_path)
+    which came in some runs only: hence two SIGTERM moments). The command ends within 2 s
+    of the signal, in the main thread's solve (--probes 1) and in a probe thread's
+    (--probes 2). The signal comes when the ``nth`` search of that thread begins (the
+    main thread's first one makes the full board; the probe threads start after some 25
+    checks of the main thread), whatever the load."""
+    proc, marker = marked(tmp_path, ["gen", "sudoku", "--size", "25", "--seed", "3",
+                                     "--solver", "cp-sat", "--probes", probes, "--format",
+                                     "line"], nth, thread)
     try:
-        time.sleep(after)  # past start-up and the full board, into the checks
-        assert proc.poll() is None
+        wait_for_marker(proc, marker)
         (os.killpg if sig == signal.SIGINT else os.kill)(proc.pid, sig)
         took = wait_for(lambda: proc.poll() is not None and not session(proc.pid), 10)
     finally:
@@ -189,26 +240,20 @@ def test_an_interrupt_stops_an_in_process_cp_sat_search(tmp_path, sig, probes, a
 
 
 @pytest.mark.slow
-def test_an_interrupt_stops_a_plugins_own_cp_sat_check(tmp_path, monkeypatch):
+def test_an_interrupt_stops_a_plugins_own_cp_sat_check(tmp_path):
     """Fillomino's exact check runs CP-SAT in the engine's process (exact.py). Ctrl-C
     must stop the command there too: CP-SAT took it for itself, ended its search as if
     its work limit were up, and the command went on to finish the puzzle (exit 0, 50 s
     after the Ctrl-C on a 12x12). Here every removal the search does not decide goes to
     CP-SAT with a limit far too large to reach."""
-    script = tmp_path / "gen.py"
-    script.write_text(
-        "import sys\n"
+    # The signal comes when the first of these CP-SAT checks begins.
+    proc, marker = marked(tmp_path, ["gen", "fillomino", "--size", "12", "--seed", "1",
+                                     "--format", "line"], 1, prelude=(
         "from puzzle_engine_plugins.fillomino import deduce, exact, local\n"
         "deduce.DEFAULT_BUDGET = deduce.DEEP_BUDGET = local.NODES = 0\n"
-        "exact.DETERMINISTIC_LIMIT = 1e9\n"
-        "from puzzle_engine.cli import main\n"
-        "sys.argv = ['puzzle-engine', 'gen', 'fillomino', '--size', '12', '--seed', '1',\n"
-        "            '--format', 'line']\n"
-        "main()\n")
-    proc = start([sys.executable, str(script)], tmp_path)
+        "exact.DETERMINISTIC_LIMIT = 1e9\n"))
     try:
-        time.sleep(6)  # past start-up and the deductions, into a CP-SAT check
-        assert proc.poll() is None
+        wait_for_marker(proc, marker)
         os.killpg(proc.pid, signal.SIGINT)
         took = wait_for(lambda: proc.poll() is not None, 10)
     finally:
@@ -218,16 +263,32 @@ def test_an_interrupt_stops_a_plugins_own_cp_sat_check(tmp_path, monkeypatch):
     assert took < 2.0 and "interrupted" in err
 
 
+def signal_mask(pid: int, field: str) -> set[int]:
+    """The signals in ``field`` of ``/proc/PID/status`` (SigIgn: ignored; SigCgt: caught)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            bits = int(line.split()[1], 16)
+            return {n for n in range(1, 65) if bits >> (n - 1) & 1}
+    raise AssertionError(f"no {field} for {pid}")
+
+
 def test_nohup_still_protects_a_batch(tmp_path):
-    """A command started with SIGHUP ignored (nohup) keeps ignoring it."""
+    """A command started with SIGHUP ignored (nohup) keeps ignoring it: while its solvers
+    run, SIGHUP is ignored (the kernel drops it), not caught, and a SIGHUP then a SIGTERM
+    end it by the SIGTERM (143), not the SIGHUP (129). No time is waited for: signals to
+    one process are taken lowest number first."""
     proc = start([str(CLI), *BATCH], tmp_path, ignore=(signal.SIGHUP,))
     try:
         running_solvers(proc)
+        assert signal.SIGHUP in signal_mask(proc.pid, "SigIgn")
+        assert signal.SIGHUP not in signal_mask(proc.pid, "SigCgt")
+        assert signal.SIGTERM in signal_mask(proc.pid, "SigCgt")  # the command's handler
         os.kill(proc.pid, signal.SIGHUP)
-        time.sleep(1)
-        assert proc.poll() is None
+        os.kill(proc.pid, signal.SIGTERM)
+        assert proc.wait(SAFETY) == 143
     finally:
         with_group_killed(proc)
+    assert proc.stderr.read().count("puzzle-engine: interrupted") == 1
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
@@ -242,7 +303,7 @@ def test_minizinc_and_its_solver_die_with_the_engine(tmp_path, sig):
         with_group_killed(proc)
 
 
-def test_a_solver_run_ends_at_its_time_limit(host):
+def test_a_solver_run_ends_at_its_time_limit(host, monkeypatch):
     """The solver process is killed at the time limit: the run is unknown, and no solver
     is left behind."""
     from puzzle_engine.solving.backend import Backend
@@ -252,10 +313,18 @@ def test_a_solver_run_ends_at_its_time_limit(host):
         name, models, decision = "pigeons", (PIGEONS,), "x"
     pigeons = Pigeons()
     model = Backend("gecode", time_limit=1.0).compile(pigeons, {"n": 14})
+    started = []  # when the solver process had started: the time limit counts from there
+
+    class Timed(subprocess.Popen):
+        def __init__(self, args, *rest, **kwargs):
+            super().__init__(args, *rest, **kwargs)
+            if any("fzn-" in str(a) for a in args):
+                started.append(time.monotonic())
+    monkeypatch.setattr(subprocess, "Popen", Timed)
     try:
-        begin = time.monotonic()
         assert model.count((0,) * 14, 1) == (0, False)
-        assert time.monotonic() - begin < 2.0
+        ended = time.monotonic()
+        assert len(started) == 1 and ended - started[0] < 2.0
         assert children(os.getpid(), "fzn-") == []
     finally:
         model.close()
@@ -305,7 +374,7 @@ def with_group_killed(proc) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    proc.wait(10)
+    proc.wait(SAFETY)
 
 
 @pytest.mark.fast

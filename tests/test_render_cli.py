@@ -149,7 +149,7 @@ def test_answer_key_pages_and_pdf(tmp_path, jsonl):
 def pdfinfo(path):
     """Poppler's count of pages, and the page size."""
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True,
-                          timeout=30).stdout
+                          timeout=300).stdout
     fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
     return fields["Pages"].strip(), fields["Page size"].strip()
 

@@ -238,5 +238,5 @@ def test_the_pinned_font_is_the_one_drawn_with():
     assert FONT.split(",")[0] == "DejaVu Sans"
     for style, name in (("", "DejaVuSans.ttf"), (":bold", "DejaVuSans-Bold.ttf")):
         found = subprocess.run(["fc-match", "-f", "%{file}", f"DejaVu Sans{style}"],
-                               capture_output=True, text=True, check=True, timeout=30).stdout
+                               capture_output=True, text=True, check=True, timeout=300).stdout
         assert found.endswith(f"/{name}"), found

@@ -62,7 +62,7 @@ def cli(tmp_path, *args, stdin=None):
     env = {k: v for k, v in os.environ.items()
            if k not in ("PUZZLE_ENGINE_PLUGINS", "PUZZLE_ENGINE_SOLVER", "PUZZLE_ENGINE_DEBUG")}
     return subprocess.run([sys.executable, __file__, *map(str, args)], input=stdin,
-                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=1800)
 
 
 def ok(proc, code=0):

@@ -214,16 +214,25 @@ def test_a_type_without_a_form_is_told_apart_by_its_instance_and_a_bad_form_is_o
         key_of(careless, params, a)
 
 
-def test_two_commands_opening_a_new_store_at_once_both_open_it(tmp_path):
+def test_two_commands_opening_a_new_store_at_once_both_open_it(tmp_path, monkeypatch):
     """A second process that read the store as new (version 0) while the first was making
     it waits for the first's transaction and then finds the tables made: no 'table
-    already exists'."""
+    already exists'. The first commits only once the second has read version 0 and asks
+    for the write lock (an event, not a time)."""
     import threading
-    import time
+
+    from puzzle_engine.store import schema
     path = tmp_path / "new.db"
     first = sqlite3.connect(path, isolation_level=None)
     first.execute("BEGIN IMMEDIATE")  # the first process, making the store
     opened = []
+    asking = threading.Event()
+    transaction = schema.transaction
+
+    def asks(conn):
+        asking.set()
+        return transaction(conn)
+    monkeypatch.setattr(schema, "transaction", asks)
 
     def second():
         try:
@@ -233,7 +242,7 @@ def test_two_commands_opening_a_new_store_at_once_both_open_it(tmp_path):
             opened.append(exc)
     thread = threading.Thread(target=second)
     thread.start()
-    time.sleep(0.5)  # the second has read version 0 and waits for the write lock
+    assert asking.wait(600)  # the second has read version 0 and asks for the write lock
     for step in MIGRATIONS:
         for statement in step:
             first.execute(statement)
@@ -241,7 +250,7 @@ def test_two_commands_opening_a_new_store_at_once_both_open_it(tmp_path):
     first.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     first.execute("COMMIT")
     first.close()
-    thread.join(30)
+    thread.join(600)
     assert opened == [SCHEMA_VERSION]
 
 
