@@ -3,6 +3,7 @@ answer the criterion proves; records replay exactly and ``check`` catches a wron
 answer; the CLI's errors are one line."""
 import json
 import random
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -17,6 +18,25 @@ from puzzle_engine_plugins.logic.generator import Generator
 from puzzle_engine_plugins.logic.puzzle import shipped_specs
 
 SPECS = sorted(shipped_specs())
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+#: A spec of several statement templates, `total` of them, one per person (`names[_index]`).
+WEEKDAY = DATA / "logic-weekday.yaml"
+
+
+def assert_key_readable(problem: str, key: str):
+    """Every name or word the key gives is in the problem's text (an option letter is one
+    of its options); a number may be computed (an optimum, a house number)."""
+    if re.fullmatch(r"[A-Z]", key):
+        assert f"\n{key}. " in problem, (key, problem)
+        return
+    for answer in key.split("===="):
+        for part in re.split(r"\s*,\s*", answer):
+            if re.search(r"[^\W\d_]", part):
+                assert part in problem, (part, key, problem)
+
+
+def speakers(problem: str) -> list[str]:
+    return re.findall(r"^(\w+) says:", problem, re.M)
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +75,25 @@ def test_each_shipped_spec_gives_a_proven_answer(engine, name):
     svg = ptype.render_svg(params, inst, solution=verdict.solution)
     assert ET.fromstring(svg).tag.endswith("svg") and "Answer:" in svg
     assert ptype.canonical_form(params, inst)["answer"] == inst.key
+    assert_key_readable(inst.problem, inst.key)
+    if name == "knights-knaves":  # the four islanders met, each speaks once
+        met = re.search(r"You meet (.*)\.", inst.problem).group(1).split(", ")
+        assert sorted(speakers(inst.problem)) == sorted(met) and len(met) == 4
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_templates_with_a_total_number_their_items_across_templates(engine, seed):
+    """`_index` counts the items of all templates (PuzzleClone's translator), so with
+    `names[_index]` each of the `p_num` people speaks once, and the answer's names are
+    among the speakers (they used to restart at 0 for each template)."""
+    ptype, eng = engine
+    params = eng.check_params(ptype, {"spec": str(WEEKDAY)})
+    inst = eng.generate(ptype, params, seed=seed).puzzle.instance
+    names, p_num = inst.config["names"], inst.config["p_num"]
+    assert speakers(inst.problem) == names and len(names) == p_num
+    assert f"Only {inst.config['correct_num']} of the {p_num} are right" in inst.problem
+    assert_key_readable(inst.problem, inst.key)
+    assert set(inst.key.split(",")) <= set(names)
 
 
 def test_house_number_answer_by_brute_force(engine):

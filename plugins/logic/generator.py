@@ -296,8 +296,8 @@ class Generator:
             for _ in range(total):
                 counts[self.rng.randrange(n)] += 1
             out: list = []
-            for i, t in enumerate(s["templates"]):
-                out.extend(self._derived(path + ("templates", i), t, counts[i]))
+            for i, t in enumerate(s["templates"]):  # `_index` counts across the templates
+                out.extend(self._derived(path + ("templates", i), t, counts[i], len(out)))
             return out
         if "formula" in s or "domain" in s or "dim" in s or "amount" in s:
             return self._derived(path, s, None)
@@ -363,7 +363,9 @@ class Generator:
             return d
         raise self._err(path + ("domain",), "expected a count or a range [min, max]")
 
-    def _derived(self, path, s, count):
+    def _derived(self, path, s, count, first=0):
+        """A derived symbol's items; ``first`` is the ``_index`` of the first (a template's
+        items follow those of the templates before it, as in PuzzleClone's translator)."""
         domain = count if count is not None else self._domain_count(path, s, 1)
         items, indices, with_amount = self._selection(path, s, domain)
         out = []
@@ -372,7 +374,7 @@ class Generator:
             for dim_values, dim_ind in zip(item, item_ind):
                 sym = dim_values if with_amount else [v[0] for v in dim_values]
                 ind = dim_ind if with_amount else [i[0] for i in dim_ind]
-                local = {"_sym": sym, "_ind": ind, "_index": index}
+                local = {"_sym": sym, "_ind": ind, "_index": first + index}
                 value = self.ev(path + ("formula",), local)
                 desc = self.text(path + ("desc",), local)
                 self.sym_config[_hashable(value)] = {"desc": desc, "data": sym}
