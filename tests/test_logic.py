@@ -143,3 +143,74 @@ def test_cli_specs_and_a_bad_spec_file(tmp_path):
     errors = [line for line in bad.stderr.splitlines() if "error" in line]
     assert len(errors) == 1 and "Traceback" not in bad.stderr
     assert errors[0].startswith("puzzle-engine: error: evil.yaml, line 4, field 'conditions.c.formula'")
+
+
+# -- check logic trusts no field of the record ---------------------------------------------------
+def _lighter(record):
+    """The issue's forgery of an optimising record: one item fewer (still within the
+    limit, worth less), stated as the optimum, with its key."""
+    config = record["config"]
+    packing = dict(config["_solutions"][0])
+    name = next(n for n, v in packing.items() if v)
+    packing[name] = False
+    taken = [it for it in config["items"] if packing[next(n for n in packing if n.endswith("_" + it))]]
+    config["_solutions"] = [packing]
+    config["_optimum"] = sum(v for it, v in zip(config["items"], config["values"]) if it in taken)
+    record["key"] = ", ".join(taken)
+
+
+def _set(path, value):
+    def forge(record):
+        *outer, last = path
+        target = record
+        for p in outer:
+            target = target[p]
+        target[last] = value(target[last]) if callable(value) else value
+    return forge
+
+
+FORGERIES = [  # (spec, forgery, the field the one-line error names)
+    ("knapsack", _lighter, "key"),
+    ("knapsack", _set(("config", "_optimum"), lambda v: v + 1), "config._optimum"),
+    ("knapsack", _set(("answer",), 1), "answer"),
+    ("knapsack", _set(("key",), "tent"), "key"),
+    ("knapsack", _set(("problem",), lambda t: t.replace("at most", "at least")), "problem"),
+    ("knapsack", _set(("parameters", "solutions"), 2), "parameters"),
+    ("knapsack", _set(("config", "limit"), lambda v: v + 1), "config.limit"),
+    ("knapsack", _set(("config", "_queries"), {}), "config._queries"),
+    ("knapsack", _set(("checked",), "options"), "checked"),
+    ("wine-merchant", _set(("answer",), lambda a: (a + 1) % 4), "answer"),
+    ("wine-merchant", _set(("key",), lambda k: "ABCD"[("ABCD".index(k) + 1) % 4]), "key"),
+    ("wine-merchant", _set(("config", "_solutions"), lambda s: s[:-1]), "config._solutions"),
+    ("wine-merchant", _set(("config", "_queries"), {}), "config._queries"),
+    ("wine-merchant", _set(("config", "wines"), lambda w: w[::-1]), "config.wines"),
+]
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+    out = {}
+    for name in ("knapsack", "wine-merchant"):
+        made = cli(folder, "gen", "logic", "--spec", name, "--seed", "5", "--format", "json")
+        assert made.returncode == 0, made.stderr
+        out[name] = made.stdout
+    return out
+
+
+@pytest.mark.parametrize("spec, forge, field", FORGERIES,
+                         ids=[f"{s}-{f}-{i}" for i, (s, _, f) in enumerate(FORGERIES)])
+def test_check_refuses_every_forged_field(tmp_path, records, spec, forge, field):
+    """Each field of a record changed alone (or, for the optimum, the solutions, optimum
+    and key together, as the issue forged them): one line naming the field, exit 2."""
+    (tmp_path / "good.jsonl").write_text(records[spec])
+    good = cli(tmp_path, "check", "logic", "good.jsonl")
+    assert good.returncode == 0 and "logic-answer: accepted" in good.stdout, good.stderr
+    record = json.loads(records[spec])
+    forge(record)
+    (tmp_path / "bad.jsonl").write_text(json.dumps(record) + "\n")
+    bad = cli(tmp_path, "check", "logic", "bad.jsonl")
+    lines = [ln for ln in bad.stderr.splitlines() if ln.strip()]
+    assert bad.returncode == 2 and len(lines) == 1, bad.stderr
+    assert lines[0].startswith("puzzle-engine: error: ") and field in lines[0], lines[0]
+    assert "Traceback" not in bad.stderr and bad.stdout == ""

@@ -187,12 +187,18 @@ class Generator:
         return v
 
     # -- the pipeline -------------------------------------------------------------------------
-    def draw(self, rng: random.Random, replay: dict | None = None) -> Drawn:
-        """One puzzle. ``replay`` is a record's ``config``: its ``post_gen_vars`` and its
-        solutions stand for the solver's (each solution is checked against every
-        constraint here; the criterion then proves the set complete)."""
+    def draw(self, rng: random.Random, replay: dict | None = None,
+             recorded: bool | None = None) -> Drawn:
+        """One puzzle. ``replay`` is a record's ``config``. With ``recorded`` (the default
+        when there is a ``replay``), its ``post_gen_vars``, solutions and optimum stand for
+        the solver's (each solution is checked against every constraint here), and no
+        solver is needed. Without, everything is solved again; only the ``post_gen_vars``
+        are taken from ``replay``, and only when the scenario has more solutions than
+        ``SCENARIO_SOLUTIONS`` (then ``_sol`` depends on which ones the solver gives)."""
         self.rng = rng
         self.replay = post_gen = replay
+        self.recorded = replay is not None if recorded is None else recorded
+        self.scenario_complete = False
         self.sym_config: dict = {}
         self.scn = Scenario(bound=self.d.get("int_bound", INT_BOUND))
         self.helpers = Helpers(rng, self.sym_config, lambda text: self.it.eval(parse(text)))
@@ -226,9 +232,11 @@ class Generator:
                 names["_sol"] = self._scenario_solution(post_gen)
                 for var_name in post.get("post_gen_vars") or {}:
                     path = ("post_generation", "post_gen_vars", var_name)
-                    if post_gen is not None and var_name not in post_gen:
+                    from_record = post_gen is not None and (
+                        self.recorded or not self.scenario_complete)
+                    if from_record and var_name not in post_gen:
                         raise ExprError(f"config has no '{var_name}' (a post_gen_var)")
-                    names[var_name] = post_gen[var_name] if post_gen else self.ev(path)
+                    names[var_name] = post_gen[var_name] if from_record else self.ev(path)
                     config[var_name] = _plain(names[var_name])
                 for cname, c in (post.get("post_gen_conditions") or {}).items():
                     path = ("post_generation", "post_gen_conditions", cname)
@@ -408,12 +416,13 @@ class Generator:
         return sorted((Model(a, self.scn.variables) for a in assignments), key=_model_key)
 
     def _scenario_solution(self, replay):
-        if replay is not None:
+        if self.recorded:
             return None
         status, found = self.solve(self.scn.minizinc(), SCENARIO_SOLUTIONS)
         if not found:
             raise Redraw("the scenario has no solution" if status == Status.UNSAT
                          else "the solver timed out on the scenario")
+        self.scenario_complete = status == Status.ALL  # then _sol is every solver's
         return self._models(found)[0]
 
     def _recorded(self):
@@ -438,7 +447,7 @@ class Generator:
         return used
 
     def _all_solutions(self, limit):
-        if self.replay is not None:
+        if self.recorded:
             return self._recorded()
         status, found = self.solve(self.scn.minizinc(), limit + 1)
         if status not in (Status.ALL, Status.UNSAT):
@@ -453,10 +462,18 @@ class Generator:
         Found by descent: solve, then ask for a better value until none exists; every
         step is a satisfaction solve, so every solver runs it."""
         goal = self.ev(("optimize", "formula"))
-        if self.replay is not None:
+        if self.recorded:
             best = self.replay.get("_optimum")
             if isinstance(best, bool) or not isinstance(best, int):
                 raise ExprError("config._optimum must be a whole number")
+            for a in self.replay.get("_solutions") or []:
+                try:
+                    value = symbolic.value(goal, a) if isinstance(a, dict) else best
+                except (SymbolicError, KeyError, TypeError, ValueError):
+                    continue  # not an assignment of the unknowns: _recorded says so
+                if value != best:
+                    raise ExprError(f"config._optimum {best} is not the objective's value "
+                                    f"in config._solutions ({value})")
             self.scn.add(symbolic.binop("==", goal, best), "optimize")
             return self._recorded()
         if not isinstance(goal, Sym):
