@@ -145,6 +145,48 @@ def test_cli_specs_and_a_bad_spec_file(tmp_path):
     assert errors[0].startswith("puzzle-engine: error: evil.yaml, line 4, field 'conditions.c.formula'")
 
 
+SAME_CLAIMS = """
+variables:
+  names:
+    formula: get_faker(4, 'name')
+symbols:
+  vars:
+    source: ["['day']"]
+    type: int
+  claims:
+    total: 4
+    templates:
+    - source: ["range(1, 20)"]
+      formula: vars['day'] == 1
+      desc: "{names[_index]} says: \\"It is day 1, as sure as {_sym[0]} is {_sym[0]}.\\"\\n"
+    - source: ["range(1, 20)"]
+      formula: vars['day'] == 1
+      desc: "{names[_index]} says: \\"I bet {_sym[0]} coins it is day 1.\\"\\n"
+conditions:
+  week:
+    formula: And(vars['day'] >= 0, vars['day'] < 7, And(claims))
+queries:
+  q1:
+    desc: Which day is it?
+    ans_formula: "[get_value(m, vars['day']) for m in _solutions]"
+    ans_text: "_ans[0]"
+    ans_assertion: len(_ans) == 1
+desc: "{''.join(get_desc(claims))}{q1}"
+"""
+
+
+def test_items_that_are_the_same_formula_keep_their_own_text(engine, tmp_path):
+    """Four people say the same thing (one formula) in two templates' words: each keeps
+    their own sentence (get_desc of the symbol gives its texts in order, as PuzzleClone's;
+    a text per formula gave the last one four times)."""
+    ptype, eng = engine
+    (tmp_path / "same.yaml").write_text(SAME_CLAIMS)
+    params = eng.check_params(ptype, {"spec": str(tmp_path / "same.yaml")})
+    inst = eng.generate(ptype, params, seed=1).puzzle.instance
+    assert speakers(inst.problem) == inst.config["names"], inst.problem
+    assert inst.key == "1"
+
+
 # -- check logic trusts no field of the record ---------------------------------------------------
 def _lighter(record):
     """The issue's forgery of an optimising record: one item fewer (still within the

@@ -304,11 +304,15 @@ class Generator:
             for _ in range(total):
                 counts[self.rng.randrange(n)] += 1
             out: list = []
+            descs: list = []
+            data: list = []
             for i, t in enumerate(s["templates"]):  # `_index` counts across the templates
-                out.extend(self._derived(path + ("templates", i), t, counts[i], len(out)))
-            return out
+                out.extend(self._derived(path + ("templates", i), t, counts[i], len(out),
+                                         descs, data))
+            return self._described(out, descs, data)
         if "formula" in s or "domain" in s or "dim" in s or "amount" in s:
-            return self._derived(path, s, None)
+            descs, data = [], []
+            return self._described(self._derived(path, s, None, 0, descs, data), descs, data)
         sources = [list(_items(self.ev(path + ("source", i)))) for i in range(len(s["source"]))]
         src_names = [str(x).strip() for x in s["source"]]
         attrs = s.get("attr")
@@ -371,14 +375,23 @@ class Generator:
             return d
         raise self._err(path + ("domain",), "expected a count or a range [min, max]")
 
-    def _derived(self, path, s, count, first=0):
+    def _described(self, out, descs, data):
+        """The symbol's items, with their texts in order kept for the whole list (as
+        PuzzleClone does): ``get_desc(symbol)`` gives them even when two items are the
+        same formula (two speakers saying the same), which one text per formula would
+        give twice."""
+        self.sym_config[_hashable(out)] = {"desc": descs, "data": data}
+        return out
+
+    def _derived(self, path, s, count, first=0, descs=None, data=None):
         """A derived symbol's items; ``first`` is the ``_index`` of the first (a template's
-        items follow those of the templates before it, as in PuzzleClone's translator)."""
+        items follow those of the templates before it, as in PuzzleClone's translator).
+        Each item's text (and its values) is appended to ``descs`` (and ``data``)."""
         domain = count if count is not None else self._domain_count(path, s, 1)
         items, indices, with_amount = self._selection(path, s, domain)
         out = []
         for index, (item, item_ind) in enumerate(zip(items, indices)):
-            values = []
+            values, texts, syms = [], [], []
             for dim_values, dim_ind in zip(item, item_ind):
                 sym = dim_values if with_amount else [v[0] for v in dim_values]
                 ind = dim_ind if with_amount else [i[0] for i in dim_ind]
@@ -387,7 +400,12 @@ class Generator:
                 desc = self.text(path + ("desc",), local)
                 self.sym_config[_hashable(value)] = {"desc": desc, "data": sym}
                 values.append(value)
+                texts.append(desc)
+                syms.append(sym)
             out.append(values[0] if len(values) == 1 else values)
+            if descs is not None:
+                descs.append(texts[0] if len(texts) == 1 else texts)
+                data.append(syms[0] if len(syms) == 1 else syms)
         return out
 
     def _condition(self, path, name, c) -> str:
