@@ -9,8 +9,13 @@ each field of ``config``) must be the one derived: nothing the record says is tr
 A difference is an input error naming the field; a time-out is unknown."""
 from __future__ import annotations
 
+import os
+import sys
+
 from puzzle_engine import PuzzleInputError, Status
 from puzzle_engine.criteria import UniqueAnswer, Verdict
+
+from .puzzle import TRACE
 
 
 class LogicAnswer(UniqueAnswer):
@@ -30,6 +35,9 @@ class LogicAnswer(UniqueAnswer):
                 raise PuzzleInputError(
                     f"the record's answer {instance.answer_index} (key {instance.key!r}) is "
                     f"not the option the solver proves, {verdict.value}")
+            if os.environ.get(TRACE):
+                print(f"puzzle-engine: logic: the solver proves option {verdict.value}, the key "
+                      f"names {instance.answer_index}: refused", file=sys.stderr)
             return Verdict(False, verdict.solutions, verdict.status, verdict.solution,
                            fields={"answer": verdict.value, "key_names": instance.answer_index})
         return verdict
