@@ -120,7 +120,7 @@ def _bounds(constraints, variables):
     return domains
 
 
-def brute_force(constraints, goal=None, sense=None, max_nodes=2_000_000):
+def brute_force(constraints, goal=None, sense=None, max_nodes=2_000_000, max_seconds=None):
     """Every assignment of the unknowns the conditions name that keeps them all; with a
     goal, those reaching its best value."""
     variables: dict = {}
@@ -139,6 +139,7 @@ def brute_force(constraints, goal=None, sense=None, max_nodes=2_000_000):
         c.variables(used)
         at_depth[max((place[n] for n in used), default=0)].append(c)
     found, nodes, assignment = [], 0, {}
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
 
     def search(depth):
         nonlocal nodes
@@ -150,6 +151,8 @@ def brute_force(constraints, goal=None, sense=None, max_nodes=2_000_000):
             nodes += 1
             if nodes > max_nodes:
                 raise Skip(f"more than {max_nodes} nodes (search space {size})")
+            if deadline is not None and nodes % 256 == 0 and time.perf_counter() > deadline:
+                raise Skip(f"more than {max_seconds} s (search space {size})")
             assignment[name] = v
             if all(symbolic.value(c, assignment) is True for c in at_depth[depth]):
                 search(depth + 1)
@@ -167,7 +170,8 @@ def brute_force(constraints, goal=None, sense=None, max_nodes=2_000_000):
     return found, None
 
 
-def answer_again(spec_path: Path, record: dict, max_nodes: int) -> dict:
+def answer_again(spec_path: Path, record: dict, max_nodes: int,
+                 max_seconds: float | None = None) -> dict:
     """The record's puzzle answered by brute force: the solution set and the key."""
     spec = load_spec_file(spec_path, spec_path.stem)
     config = record["config"]
@@ -181,7 +185,7 @@ def answer_again(spec_path: Path, record: dict, max_nodes: int) -> dict:
         constraints = constraints[:-1]  # the replay's `objective == recorded optimum`
         goal = gen.ev(("optimize", "formula"))
         sense = gen.text(("optimize", "type")).strip()
-    solutions, best = brute_force(constraints, goal, sense, max_nodes)
+    solutions, best = brute_force(constraints, goal, sense, max_nodes, max_seconds)
     mine = sorted(json.dumps(a, sort_keys=True) for a in solutions)
     theirs = sorted(json.dumps(a, sort_keys=True) for a in config["_solutions"])
     key = None
@@ -203,6 +207,8 @@ def main(argv=None) -> int:
                         help="passing specs answered by brute force (20; 0: all)")
     parser.add_argument("--max-nodes", type=int, default=2_000_000,
                         help="brute-force search nodes per puzzle (2,000,000)")
+    parser.add_argument("--max-seconds", type=float, default=60,
+                        help="brute-force seconds per puzzle (60)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (0)")
     parser.add_argument("--only", help="a regular expression the spec file names must match")
     parser.add_argument("--json", type=Path, help="write one JSON line per spec here")
@@ -234,7 +240,7 @@ def main(argv=None) -> int:
             record = json.loads((records / (spec.stem + ".jsonl")).read_text())
             start = time.perf_counter()
             try:
-                row["brute"] = answer_again(spec, record, args.max_nodes)
+                row["brute"] = answer_again(spec, record, args.max_nodes, args.max_seconds)
             except Skip as exc:
                 row["brute"] = {"skipped": str(exc)}
             row["brute"]["seconds"] = round(time.perf_counter() - start, 1)
