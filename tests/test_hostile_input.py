@@ -315,6 +315,16 @@ ROWS = [
          ["--dask-timeout needs --executor dask"]),
     fast(["solvers", "--config", "{tmp}/dask.toml"],
          ["dask.toml: dask.timeout must be a positive number of seconds"]),
+    # -- round 3: logic (issue 44: check logic trusts no field of a record; the records
+    # are tests/data/logic-forged-*.jsonl, a genuine gen record with one field forged)
+    (["check", "logic", f"{__file__.rpartition('/')[0]}/data/logic-forged-answer.jsonl"],
+     ["line 1: the record's answer 3 is wrong", "replays to 2 (key 'C')"]),
+    (["check", "logic", f"{__file__.rpartition('/')[0]}/data/logic-forged-solutions.jsonl"],
+     ["line 1: the record does not replay from its", "config._solutions"]),
+    (["check", "logic", f"{__file__.rpartition('/')[0]}/data/logic-forged-optimum.jsonl"],
+     ["the record's key (its answer) 'camera, rope' is wrong", "'stove, camera, rope'"]),
+    (["check", "logic", f"{__file__.rpartition('/')[0]}/data/logic-forged-parameters.jsonl"],
+     ["the record's parameters", "are wrong"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),

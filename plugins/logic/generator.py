@@ -187,12 +187,18 @@ class Generator:
         return v
 
     # -- the pipeline -------------------------------------------------------------------------
-    def draw(self, rng: random.Random, replay: dict | None = None) -> Drawn:
-        """One puzzle. ``replay`` is a record's ``config``: its ``post_gen_vars`` and its
-        solutions stand for the solver's (each solution is checked against every
-        constraint here; the criterion then proves the set complete)."""
+    def draw(self, rng: random.Random, replay: dict | None = None,
+             recorded: bool | None = None) -> Drawn:
+        """One puzzle. ``replay`` is a record's ``config``. With ``recorded`` (the default
+        when there is a ``replay``), its ``post_gen_vars``, solutions and optimum stand for
+        the solver's (each solution is checked against every constraint here), and no
+        solver is needed. Without, everything is solved again; only the ``post_gen_vars``
+        are taken from ``replay``, and only when the scenario has more solutions than
+        ``SCENARIO_SOLUTIONS`` (then ``_sol`` depends on which ones the solver gives)."""
         self.rng = rng
         self.replay = post_gen = replay
+        self.recorded = replay is not None if recorded is None else recorded
+        self.scenario_complete = False
         self.sym_config: dict = {}
         self.scn = Scenario(bound=self.d.get("int_bound", INT_BOUND))
         self.helpers = Helpers(rng, self.sym_config, lambda text: self.it.eval(parse(text)))
@@ -226,9 +232,11 @@ class Generator:
                 names["_sol"] = self._scenario_solution(post_gen)
                 for var_name in post.get("post_gen_vars") or {}:
                     path = ("post_generation", "post_gen_vars", var_name)
-                    if post_gen is not None and var_name not in post_gen:
+                    from_record = post_gen is not None and (
+                        self.recorded or not self.scenario_complete)
+                    if from_record and var_name not in post_gen:
                         raise ExprError(f"config has no '{var_name}' (a post_gen_var)")
-                    names[var_name] = post_gen[var_name] if post_gen else self.ev(path)
+                    names[var_name] = post_gen[var_name] if from_record else self.ev(path)
                     config[var_name] = _plain(names[var_name])
                 for cname, c in (post.get("post_gen_conditions") or {}).items():
                     path = ("post_generation", "post_gen_conditions", cname)
@@ -296,11 +304,15 @@ class Generator:
             for _ in range(total):
                 counts[self.rng.randrange(n)] += 1
             out: list = []
-            for i, t in enumerate(s["templates"]):
-                out.extend(self._derived(path + ("templates", i), t, counts[i]))
-            return out
+            descs: list = []
+            data: list = []
+            for i, t in enumerate(s["templates"]):  # `_index` counts across the templates
+                out.extend(self._derived(path + ("templates", i), t, counts[i], len(out),
+                                         descs, data))
+            return self._described(out, descs, data)
         if "formula" in s or "domain" in s or "dim" in s or "amount" in s:
-            return self._derived(path, s, None)
+            descs, data = [], []
+            return self._described(self._derived(path, s, None, 0, descs, data), descs, data)
         sources = [list(_items(self.ev(path + ("source", i)))) for i in range(len(s["source"]))]
         src_names = [str(x).strip() for x in s["source"]]
         attrs = s.get("attr")
@@ -363,21 +375,37 @@ class Generator:
             return d
         raise self._err(path + ("domain",), "expected a count or a range [min, max]")
 
-    def _derived(self, path, s, count):
+    def _described(self, out, descs, data):
+        """The symbol's items, with their texts in order kept for the whole list (as
+        PuzzleClone does): ``get_desc(symbol)`` gives them even when two items are the
+        same formula (two speakers saying the same), which one text per formula would
+        give twice."""
+        self.sym_config[_hashable(out)] = {"desc": descs, "data": data}
+        return out
+
+    def _derived(self, path, s, count, first=0, descs=None, data=None):
+        """A derived symbol's items; ``first`` is the ``_index`` of the first (a template's
+        items follow those of the templates before it, as in PuzzleClone's translator).
+        Each item's text (and its values) is appended to ``descs`` (and ``data``)."""
         domain = count if count is not None else self._domain_count(path, s, 1)
         items, indices, with_amount = self._selection(path, s, domain)
         out = []
         for index, (item, item_ind) in enumerate(zip(items, indices)):
-            values = []
+            values, texts, syms = [], [], []
             for dim_values, dim_ind in zip(item, item_ind):
                 sym = dim_values if with_amount else [v[0] for v in dim_values]
                 ind = dim_ind if with_amount else [i[0] for i in dim_ind]
-                local = {"_sym": sym, "_ind": ind, "_index": index}
+                local = {"_sym": sym, "_ind": ind, "_index": first + index}
                 value = self.ev(path + ("formula",), local)
                 desc = self.text(path + ("desc",), local)
                 self.sym_config[_hashable(value)] = {"desc": desc, "data": sym}
                 values.append(value)
+                texts.append(desc)
+                syms.append(sym)
             out.append(values[0] if len(values) == 1 else values)
+            if descs is not None:
+                descs.append(texts[0] if len(texts) == 1 else texts)
+                data.append(syms[0] if len(syms) == 1 else syms)
         return out
 
     def _condition(self, path, name, c) -> str:
@@ -406,12 +434,13 @@ class Generator:
         return sorted((Model(a, self.scn.variables) for a in assignments), key=_model_key)
 
     def _scenario_solution(self, replay):
-        if replay is not None:
+        if self.recorded:
             return None
         status, found = self.solve(self.scn.minizinc(), SCENARIO_SOLUTIONS)
         if not found:
             raise Redraw("the scenario has no solution" if status == Status.UNSAT
                          else "the solver timed out on the scenario")
+        self.scenario_complete = status == Status.ALL  # then _sol is every solver's
         return self._models(found)[0]
 
     def _recorded(self):
@@ -436,7 +465,7 @@ class Generator:
         return used
 
     def _all_solutions(self, limit):
-        if self.replay is not None:
+        if self.recorded:
             return self._recorded()
         status, found = self.solve(self.scn.minizinc(), limit + 1)
         if status not in (Status.ALL, Status.UNSAT):
@@ -451,10 +480,18 @@ class Generator:
         Found by descent: solve, then ask for a better value until none exists; every
         step is a satisfaction solve, so every solver runs it."""
         goal = self.ev(("optimize", "formula"))
-        if self.replay is not None:
+        if self.recorded:
             best = self.replay.get("_optimum")
             if isinstance(best, bool) or not isinstance(best, int):
                 raise ExprError("config._optimum must be a whole number")
+            for a in self.replay.get("_solutions") or []:
+                try:
+                    value = symbolic.value(goal, a) if isinstance(a, dict) else best
+                except (SymbolicError, KeyError, TypeError, ValueError):
+                    continue  # not an assignment of the unknowns: _recorded says so
+                if value != best:
+                    raise ExprError(f"config._optimum {best} is not the objective's value "
+                                    f"in config._solutions ({value})")
             self.scn.add(symbolic.binop("==", goal, best), "optimize")
             return self._recorded()
         if not isinstance(goal, Sym):

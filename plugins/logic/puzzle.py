@@ -3,7 +3,8 @@
 The type draws its puzzles itself (strategy ``own``): ``Generator`` runs the spec with
 the interpreter, solving through the engine; the criterion ``unique-answer`` then
 proves, with the solver, that exactly one option holds in every solution and every
-other in none. An instance is the finished puzzle with the MiniZinc model it was
+other in none, and that it is the key's (criterion ``logic-answer``, which first derives
+a record's puzzle again from its spec and seed). An instance is the finished puzzle with the MiniZinc model it was
 checked on (``instance_model``), built from the spec, never read from a file.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 import os
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,9 @@ def shipped_specs() -> dict[str, Any]:
     return {p.name[:-5]: p for p in sorted(folder.iterdir(), key=lambda p: p.name)
             if p.name.endswith(".yaml")}
 
+
+#: The fields of a record that state something about its puzzle (``check`` derives each).
+CLAIMS = ("problem", "key", "answer", "checked", "parameters", "config")
 
 #: Set this environment variable to see why each draw was given up (on stderr).
 TRACE = "PUZZLE_ENGINE_LOGIC_TRACE"
@@ -51,6 +55,8 @@ class LogicInstance:
     config: dict = field(hash=False, compare=False)
     parameters: dict = field(hash=False, compare=False)
     answer_index: int = 0
+    #: the record it was read from (its claims, which ``derive_again`` checks), or None
+    record: dict | None = field(default=None, hash=False, compare=False)
 
 
 class LogicPuzzle(PuzzleType, OwnGenerator):
@@ -62,7 +68,7 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
     models = ()
     decision = ""
     strategy = "own"
-    criterion = "unique-answer"
+    criterion = "logic-answer"
     solver = "chuffed"
 
     def __init__(self):
@@ -186,17 +192,43 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         try:
             drawn = Generator(spec, None).draw(random.Random(seed), replay=config)
         except (Redraw, ExprError) as exc:
-            raise PuzzleInputError(f"the record does not replay: {exc}") from None
-        if drawn.problem != record["problem"]:
-            raise PuzzleInputError("the record's problem is not the one its config replays to "
-                                   "(edited, or another version of the spec)")
-        if drawn.key != record["key"]:
-            raise PuzzleInputError(f"the record's answer {record['key']!r} is wrong: the spec "
-                                   f"gives {drawn.key!r}")
-        return self._instance(spec, seed, drawn)
+            post = (spec.data.get("post_generation") or {}).get("post_gen_vars") or {}
+            read = ["draw", *post,
+                    *(["_optimum"] if spec.data.get("optimize") else []), "_solutions"]
+            raise PuzzleInputError(f"the record does not replay from its "
+                                   f"{', '.join('config.' + r for r in read)}: {exc}") from None
+        _claims(record, drawn, "its config replays to")
+        return replace(self._instance(spec, seed, drawn), record=record)
+
+    def derive_again(self, engine, params, instance) -> LogicInstance | None:
+        """The puzzle of ``instance.record`` derived again from its spec and seed, every
+        solution and the optimum by the solver; every field the record states must be
+        the one derived (else ``PuzzleInputError`` naming it). None: the solver timed out."""
+        from .generator import Generator
+        from .interp import ExprError
+        from .selection import Redraw
+        record = instance.record
+        spec = self.spec(params["spec"])
+        seed = record["config"]["draw"]
+        gen = Generator(spec, lambda model, n: self._solve(engine, params, model, n))
+        try:
+            drawn = gen.draw(random.Random(seed), replay=record["config"], recorded=False)
+        except Redraw as exc:
+            if "timed out" in str(exc):
+                return None
+            raise PuzzleInputError(f"the record's puzzle cannot be derived again from its "
+                                   f"spec and seed: {exc}") from None
+        except ExprError as exc:
+            raise PuzzleInputError(f"the record's puzzle cannot be derived again: {exc}") from None
+        fresh = self._instance(spec, seed, drawn)
+        _claims(record, drawn, "the spec and seed give", fresh.config)
+        return fresh
 
     def format(self, params, instance, fmt):
         if fmt == "line":
+            if instance.record is not None:  # read from a record: what it states, unchanged
+                return json.dumps({k: instance.record[k] for k in CLAIMS if k in instance.record},
+                                  ensure_ascii=False)
             return json.dumps({"problem": instance.problem, "key": instance.key,
                                "config": instance.config}, ensure_ascii=False)
         return instance.problem
@@ -224,3 +256,46 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
     def render_svg(self, params, instance, solution=None):
         from .drawing import svg
         return svg(instance, solution is not None)
+
+
+def _claims(record, drawn, source: str, config: dict | None = None):
+    """Every field ``record`` states must be ``drawn``'s: ``problem``, ``key``, ``answer``
+    (the option's index), ``checked``, and with ``config`` (a derivation that read no
+    field of the record but the seed) ``parameters`` and each field of ``config``."""
+    if drawn.problem != record["problem"]:
+        raise PuzzleInputError(f"the record's problem is not the one {source} (edited, or "
+                               "another version of the spec)")
+    if drawn.key != record["key"]:
+        raise PuzzleInputError(f"the record's key (its answer) {record['key']!r} is wrong: {source} "
+                               f"{drawn.key!r}")
+    if "answer" in record and (isinstance(record["answer"], bool)
+                               or record["answer"] != drawn.answer_index):
+        raise PuzzleInputError(f"the record's answer {record['answer']!r} is wrong: {source} "
+                               f"{drawn.answer_index} (key {drawn.key!r})")
+    if "checked" in record and record["checked"] != drawn.check:
+        raise PuzzleInputError(f"the record's field 'checked' {record['checked']!r} is wrong: "
+                               f"{source} {drawn.check!r}")
+    if config is None:
+        return
+    if "parameters" in record and record["parameters"] != _json(drawn.parameters):
+        raise PuzzleInputError(f"the record's parameters {_brief(record['parameters'])} are "
+                               f"wrong: {source} {_brief(drawn.parameters)}")
+    fresh, stated = _json(config), record["config"]
+    for name in sorted(set(fresh) | set(stated)):
+        if name not in stated:
+            raise PuzzleInputError(f"the record's config has no field '{name}' "
+                                   f"({source} {_brief(fresh[name])})")
+        if name not in fresh:
+            raise PuzzleInputError(f"the record's field 'config.{name}' is not one {source}")
+        if stated[name] != fresh[name]:
+            raise PuzzleInputError(f"the record's field 'config.{name}' is wrong: "
+                                   f"{_brief(stated[name])}, {source} {_brief(fresh[name])}")
+
+
+def _json(x):
+    return json.loads(json.dumps(x, ensure_ascii=False))
+
+
+def _brief(x, width: int = 60) -> str:
+    text = json.dumps(x, ensure_ascii=False)
+    return text if len(text) <= width else text[:width - 3] + "..."
