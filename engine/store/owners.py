@@ -51,9 +51,7 @@ def started(pid: int) -> str | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as file:
             stat = file.read()
-    except FileNotFoundError:
-        return None
-    except OSError:
+    except OSError:  # gone, or hidden: another user's under /proc's hidepid (kill -0 says)
         stat = None
     if stat:
         # The command name, in brackets, may hold spaces and brackets itself.
@@ -101,7 +99,13 @@ def holder(conn: sqlite3.Connection, batch_id: int) -> tuple[Owner, str, str] | 
 def alive(owner: Owner, beat_at: str, me: Owner) -> bool:
     """Whether ``owner`` (seen by ``me``) may still be running."""
     if owner.host == me.host and owner.boot == me.boot:
-        return started(owner.pid) == owner.started
+        now = started(owner.pid)
+        if now is None:
+            return False
+        # '' when the process lives but its start time cannot be read (another user's,
+        # under /proc's hidepid): a reused pid cannot be told from it, so it may be the
+        # holder, and taking the batch over could run it twice at once
+        return now == owner.started or "" in (now, owner.started)
     if owner.host == me.host:
         return False  # the host was rebooted since
     try:
