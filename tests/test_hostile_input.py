@@ -641,6 +641,19 @@ def test_a_closed_standard_output_ends_quietly_with_141():
 
 
 @pytest.mark.fast
+def test_a_closed_standard_input_is_an_empty_input():
+    """``solve sudoku - <&-``: Python makes ``sys.stdin`` None when descriptor 0 is closed
+    at start, and reading INPUT ``-`` was an internal error (AttributeError, exit 1). A
+    closed standard input reads as an empty one: one line, exit 2."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "puzzle_engine", "solve", "sudoku", "-"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          preexec_fn=lambda: os.close(0), timeout=300)
+    assert (done.returncode, done.stdout, done.stderr.decode()) == (
+        2, b"", "puzzle-engine: error: -: empty input\n")
+
+
+@pytest.mark.fast
 def test_a_refusal_of_options_comes_before_the_solver_and_the_level_model(monkeypatch):
     """gen --difficulty --workers 2 is refused before the solver or the level model is
     loaded (it took 8 s to refuse, loading the model first)."""

@@ -105,8 +105,8 @@ stderr = _Errors("stderr")
 def open_closed() -> None:
     """Before anything else: a standard stream closed when the command started gets
     /dev/null in its place, so that no file the command opens takes its number (a store
-    opened as descriptor 1 would get what is printed), and a closed standard output is
-    closed to every write (``ClosedOutput``)."""
+    opened as descriptor 1 would get what is printed), a closed standard input reads as
+    empty, and a closed standard output is closed to every write (``ClosedOutput``)."""
     for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         try:
             os.fstat(fd)
@@ -119,6 +119,8 @@ def open_closed() -> None:
             os.close(null)
         if name == "stdout":
             sys.stdout = _Closed()
+        elif name == "stdin":  # Python made it None: INPUT '-' reads it as empty
+            sys.stdin = open(fd, encoding="utf-8", closefd=False)
 
 
 def end_quietly() -> None:
