@@ -315,6 +315,10 @@ ROWS = [
          ["--dask-timeout needs --executor dask"]),
     fast(["solvers", "--config", "{tmp}/dask.toml"],
          ["dask.toml: dask.timeout must be a positive number of seconds"]),
+    # -- round 3: review (the guide's output-file rule, as the code has it)
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "/dev/null"],
+     ["bad --out /dev/null: not a regular file (the output is written as a new file and "
+      "renamed into place)"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
