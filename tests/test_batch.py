@@ -403,9 +403,11 @@ def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path
     connections stay open and its kernel acknowledges them) held the batch forever. With
     --dask-timeout 2 the batch ends in one line after the scheduler has been silent a
     while, keeping every stored puzzle. The test waits for events: the scheduler's
-    address, a first stored puzzle, the command's end (the timeouts are safety nets)."""
+    address, the worker's registration, a first stored puzzle, the command's end (the
+    timeouts are safety nets)."""
     import os
     import re
+    import threading
     dask = Path(sys.executable).with_name("dask")
     scheduler = subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
                                   "--no-dashboard"], stderr=subprocess.PIPE, text=True)
@@ -419,6 +421,11 @@ def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path
         assert address, "the scheduler did not start"
         worker = subprocess.Popen([str(dask), "worker", address, "--nworkers", "1", "--nthreads",
                                    "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
+        # The worker's registration, an event: the batch waits only --dask-timeout (2 s)
+        # for a worker, which a loaded machine may take longer to start.
+        assert any("Register worker" in line for line in scheduler.stderr), \
+            "the worker did not register"
+        threading.Thread(target=scheduler.stderr.read, daemon=True).start()  # never full
         db = tmp_path / "s.db"
         batch = subprocess.Popen([sys.executable, "-c", "from puzzle_engine.cli import main; "
                                   "main()", "batch", "sudoku", "--size", "4", "--count", "100000",
