@@ -645,6 +645,27 @@ def test_a_closed_standard_output_ends_quietly_with_141():
 
 
 @pytest.mark.fast
+def test_the_help_follows_the_standard_output_rule_too():
+    """The help is written by typer's own console, not through ``streams``: a closed
+    standard output (``--help | head -1``, ``>&-``) ended it with rich's own exit status 1,
+    and ``> /dev/full`` was an internal error (exit 1). Now as for every command: 141,
+    quietly; one line, exit 2."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        for args in (["--help"], ["gen", "--help"], ["gen", "sudoku", "--help"]):
+            assert _command(args, stdout=write) == (141, ""), args
+            assert _command(args, close_stdout=True) == (141, ""), args
+    finally:
+        os.close(write)
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            code, err = _command(["--help"], stdout=full)
+        assert (code, err) == (2, "puzzle-engine: error: cannot write standard output: No "
+                                  "space left on device\n")
+
+
+@pytest.mark.fast
 def test_a_closed_standard_input_is_an_empty_input():
     """``solve sudoku - <&-``: Python makes ``sys.stdin`` None when descriptor 0 is closed
     at start, and reading INPUT ``-`` was an internal error (AttributeError, exit 1). A

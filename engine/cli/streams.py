@@ -102,6 +102,28 @@ stdout = _Output("stdout")
 stderr = _Errors("stderr")
 
 
+class _Guarded(_Output):
+    """``stream`` (the standard output), written by a library that writes it itself
+    (typer's help, through rich, which ends the command with status 1 on a broken pipe):
+    its failures are decided as ``stdout``'s."""
+
+    def __init__(self, stream):
+        super().__init__("stdout")
+        self._stream = stream
+
+    def _target(self):
+        return self._stream
+
+
+def guard_stdout():
+    """Make ``sys.stdout`` decide its failures here for whoever writes it (the help);
+    returns what it was, for the caller to put back."""
+    saved = sys.stdout
+    if saved is not None and not isinstance(saved, _Guarded):
+        sys.stdout = _Guarded(saved)
+    return saved
+
+
 def open_closed() -> None:
     """Before anything else: a standard stream closed when the command started gets
     /dev/null in its place, so that no file the command opens takes its number (a store
