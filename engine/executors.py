@@ -135,7 +135,12 @@ def dask_results(job: Job, seeds: Iterable[int], client,
     A task's error comes back as it was raised on the worker (a one-line error of ours).
     A task may run as long as it needs; while it runs, the scheduler must answer within
     ``timeout`` seconds and have a worker (``_check_alive``)."""
-    slots = max(1, sum(client.nthreads().values()))
+    try:  # the first question to the cluster once joined: with the deadline too
+        threads = client.nthreads(callback_timeout=timeout)
+    except Exception:  # noqa: BLE001 - a time-out, or the connection lost
+        raise SolverError(f"the Dask scheduler at {client.scheduler.address} has not "
+                          f"answered for {timeout:g} s (--dask-timeout)") from None
+    slots = max(1, sum(threads.values()))
     pending: collections.deque = collections.deque()
     todo = iter(seeds)
     try:

@@ -428,9 +428,11 @@ def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path
     connections stay open and its kernel acknowledges them) held the batch forever. With
     --dask-timeout 2 the batch ends in one line after the scheduler has been silent a
     while, keeping every stored puzzle. The test waits for events: the scheduler's
-    address, a first stored puzzle, the command's end (the timeouts are safety nets)."""
+    address, the worker's registration, a first stored puzzle, the command's end (the
+    timeouts are safety nets)."""
     import os
     import re
+    import threading
     dask = Path(sys.executable).with_name("dask")
     scheduler = subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
                                   "--no-dashboard"], stderr=subprocess.PIPE, text=True)
@@ -444,6 +446,11 @@ def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path
         assert address, "the scheduler did not start"
         worker = subprocess.Popen([str(dask), "worker", address, "--nworkers", "1", "--nthreads",
                                    "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
+        # The worker's registration, an event: the batch waits only --dask-timeout (2 s)
+        # for a worker, which a loaded machine may take longer to start.
+        assert any("Register worker" in line for line in scheduler.stderr), \
+            "the worker did not register"
+        threading.Thread(target=scheduler.stderr.read, daemon=True).start()  # never full
         db = tmp_path / "s.db"
         batch = subprocess.Popen([sys.executable, "-c", "from puzzle_engine.cli import main; "
                                   "main()", "batch", "sudoku", "--size", "4", "--count", "100000",
@@ -474,3 +481,57 @@ def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path
         rf"puzzle-engine: error: the Dask scheduler at {address} has not answered for 2 s "
         rf"\(--dask-timeout\); {db} holds \d+ of the batch's 100000 puzzles", lines[0]), err
     assert "Traceback" not in err and "Client.__del__" not in err, err
+
+
+def test_a_scheduler_frozen_before_the_first_task_ends_the_batch_in_one_line():
+    """The first question to the cluster once it is joined, how many threads its workers
+    have, had no deadline: a scheduler that stopped answering right then (SIGSTOP here, so
+    its connection stays open) held the command forever. It is asked with --dask-timeout
+    too. The events: the scheduler's address, the worker's registration; the join below
+    is only a safety net for the old behaviour (a hang)."""
+    import os
+    import re
+    import threading
+
+    from puzzle_engine import executors
+    from puzzle_engine.errors import SolverError
+    dask = Path(sys.executable).with_name("dask")
+    scheduler = subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard"], stderr=subprocess.PIPE, text=True)
+    worker = client = None
+    try:
+        address = None
+        for line in scheduler.stderr:
+            if found := re.search(r"Scheduler at:\s+(tcp://\S+)", line):
+                address = found.group(1)
+                break
+        assert address, "the scheduler did not start"
+        worker = subprocess.Popen([str(dask), "worker", address, "--nworkers", "1", "--nthreads",
+                                   "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
+        assert any("Register worker" in line for line in scheduler.stderr)
+        threading.Thread(target=scheduler.stderr.read, daemon=True).start()
+        client = executors.dask_client(address, 2)
+        os.kill(scheduler.pid, signal.SIGSTOP)
+        raised = []
+
+        def run():
+            try:
+                list(executors.dask_results(None, [1], client=client, timeout=2))
+            except BaseException as exc:  # noqa: BLE001 - what the batch would see
+                raised.append(exc)
+        asking = threading.Thread(target=run, daemon=True)
+        asking.start()
+        asking.join(300)
+        assert not asking.is_alive(), "still waiting on a frozen scheduler"
+        assert len(raised) == 1 and isinstance(raised[0], SolverError), raised
+        assert str(raised[0]) == (f"the Dask scheduler at {address} has not answered for 2 s "
+                                  "(--dask-timeout)")
+    finally:
+        for proc in (worker, scheduler):
+            if proc is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(proc.pid, signal.SIGCONT)
+                    proc.kill()
+                proc.wait(60)
+        if client is not None:
+            executors.close_client(client, 2)

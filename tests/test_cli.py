@@ -179,6 +179,28 @@ def test_count_reproducible_batch_and_resume(tmp_path):
     assert [json.loads(x)["seed"] for x in out.read_text().splitlines()] == [3]
 
 
+@pytest.mark.parametrize("failure", ["error", "interrupt"])
+def test_gen_force_keeps_the_file_when_the_run_ends_before_its_first_puzzle(tmp_path,
+                                                                            monkeypatch, failure):
+    """``gen --out F --force`` emptied F before any work: a run that then failed (a solver
+    time-out, a model error) or was interrupted before its first puzzle, exit 2 or 130,
+    had lost the user's file for nothing. F is replaced at the first puzzle written."""
+    from puzzle_engine.engine import Engine
+    from puzzle_engine.errors import SolverError
+    out = tmp_path / "mine.txt"
+    out.write_text("precious\n")
+
+    def fail(*args, **kwargs):
+        if failure == "interrupt":
+            raise KeyboardInterrupt
+        raise SolverError("solver timed out completing a 'sudoku' board (raise --time-limit)")
+    monkeypatch.setattr(Engine, "generate", fail)
+    result = run("gen", "sudoku", "--size", "4", "--seed", "3", "--count", "2", "--out",
+                 str(out), "--force")
+    assert result.exit_code == (2 if failure == "error" else 130), result.output
+    assert out.read_text() == "precious\n"
+
+
 def test_line_format_input_is_one_puzzle_per_line(tmp_path):
     """`gen --format line --count N` piped into check reads N puzzles, even where the lines
     would also read as one board: four 4x4 Sudoku lines are 64 cells (an 8x8 board), and

@@ -325,6 +325,10 @@ ROWS = [
      ["the record's key (its answer) 'camera, rope' is wrong", "'stove, camera, rope'"]),
     (["check", "logic", f"{__file__.rpartition('/')[0]}/data/logic-forged-parameters.jsonl"],
      ["the record's parameters", "are wrong"]),
+    # -- round 3: review (the guide's output-file rule, as the code has it)
+    (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "/dev/null"],
+     ["bad --out /dev/null: not a regular file (the output is written as a new file and "
+      "renamed into place)"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
@@ -648,6 +652,40 @@ def test_a_closed_standard_output_ends_quietly_with_141():
         os.close(write)
     assert (code, err) == (141, "")
     assert _command(["plugins"], close_stdout=True) == (141, "")
+
+
+@pytest.mark.fast
+def test_the_help_follows_the_standard_output_rule_too():
+    """The help is written by typer's own console, not through ``streams``: a closed
+    standard output (``--help | head -1``, ``>&-``) ended it with rich's own exit status 1,
+    and ``> /dev/full`` was an internal error (exit 1). Now as for every command: 141,
+    quietly; one line, exit 2."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        for args in (["--help"], ["gen", "--help"], ["gen", "sudoku", "--help"]):
+            assert _command(args, stdout=write) == (141, ""), args
+            assert _command(args, close_stdout=True) == (141, ""), args
+    finally:
+        os.close(write)
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            code, err = _command(["--help"], stdout=full)
+        assert (code, err) == (2, "puzzle-engine: error: cannot write standard output: No "
+                                  "space left on device\n")
+
+
+@pytest.mark.fast
+def test_a_closed_standard_input_is_an_empty_input():
+    """``solve sudoku - <&-``: Python makes ``sys.stdin`` None when descriptor 0 is closed
+    at start, and reading INPUT ``-`` was an internal error (AttributeError, exit 1). A
+    closed standard input reads as an empty one: one line, exit 2."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "puzzle_engine", "solve", "sudoku", "-"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          preexec_fn=lambda: os.close(0), timeout=300)
+    assert (done.returncode, done.stdout, done.stderr.decode()) == (
+        2, b"", "puzzle-engine: error: -: empty input\n")
 
 
 @pytest.mark.fast

@@ -323,6 +323,24 @@ def test_a_run_with_fewer_pages_removes_only_its_own_old_pages(tmp_path, jsonl):
     assert {name: (tmp_path / name).read_text() for name in mine} == mine
 
 
+def test_a_page_file_that_is_there_is_refused_before_the_answer_keys_are_solved(
+        tmp_path, jsonl, monkeypatch):
+    """``--out x.svg`` on several pages writes x-1.svg...: a user's x-1.svg was refused only
+    after every answer key had been solved (minutes, for a large batch). The puzzle pages'
+    names are known once they are laid out, before any solve."""
+    from puzzle_engine.cli import render
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("solved before the refusal")
+    monkeypatch.setattr(render._Solutions, "key", no_solve)
+    monkeypatch.setattr(render._Solutions, "__call__", no_solve)
+    (tmp_path / "x-1.svg").write_text("<svg>the user's</svg>")
+    one_line_error(runner.invoke(app, ["render", str(jsonl), "--per-page", "1", "--solutions",
+                                       "--out", str(tmp_path / "x.svg")]),
+                   "x-1.svg already exists", "--force")
+    assert (tmp_path / "x-1.svg").read_text() == "<svg>the user's</svg>"
+
+
 def test_png_pages_are_marked_and_cleaned_up_as_ours(tmp_path, jsonl):
     """A PNG page carries the mark in a text chunk (it still reads as a PNG), so that a
     later run removes it as one of its own pages, and a PNG without it is kept."""

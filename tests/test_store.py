@@ -568,8 +568,9 @@ def test_a_batch_is_held_by_one_live_run_and_a_gone_one_is_taken_over(tmp_path):
         old = datetime.now(timezone.utc) - timedelta(seconds=owners.LEASE + 1)
         _held_by(path, far, owners.stamp(old))
         assert _run_batch(path)[3] == 0
-        # this host before a reboot
-        _held_by(path, owners.Owner(me.host, "another boot", live.pid, holder.started))
+        # this host before a reboot (its last heartbeat before this boot): taken over at once
+        _held_by(path, owners.Owner(me.host, "another boot", live.pid, holder.started),
+                 owners.stamp(owners._booted_at() - timedelta(seconds=1)))
         assert _run_batch(path)[3] == 0
     finally:
         live.stdin.close()
@@ -634,3 +635,60 @@ def test_an_older_store_gets_the_owners_table(cli, tmp_path):
         assert store.execute("PRAGMA user_version").fetchone()[0] == 3 == SCHEMA_VERSION
         batch, created = store.run_batch("sudoku", {}, {}, 1, 5, lambda: 0)
         assert created and store.execute("SELECT count(*) FROM owners").fetchone()[0] == 1
+
+
+def test_a_live_holder_whose_proc_entry_cannot_be_read_is_not_taken_over(tmp_path, monkeypatch):
+    """Another user's run on this machine, under /proc's ``hidepid`` (its /proc/PID
+    unreadable, or not even listed): it lives (``kill -0`` says so), so its hold stands;
+    taking it over would run the batch twice at once. Its start time cannot be read, so a
+    reused pid cannot be told from it: the safe side is to take it for alive."""
+    import os
+
+    from puzzle_engine.store import owners
+    me = owners.Owner.this_process()
+    holder = owners.Owner(me.host, me.boot, os.getppid(), "12345")
+    real_open = open
+
+    def hidden(path, *args, **kwargs):
+        if str(path) == f"/proc/{holder.pid}/stat":
+            raise next(errors)
+        return real_open(path, *args, **kwargs)
+    monkeypatch.setattr(owners, "open", hidden, raising=False)
+    real_kill = os.kill
+
+    def kill(pid, sig):  # another user's process: it lives, and may not be signalled
+        if pid == holder.pid and sig == 0:
+            raise PermissionError(1, "Operation not permitted")
+        return real_kill(pid, sig)
+    monkeypatch.setattr(owners.os, "kill", kill)
+    for error in (PermissionError(13, "Permission denied"),  # hidepid=1
+                  FileNotFoundError(2, "No such file or directory")):  # hidepid=2
+        errors = iter([error])
+        assert owners.alive(holder, owners.stamp(), me), error
+    # and a pid that no process has is still dead, however /proc answers
+    monkeypatch.setattr(owners.os, "kill", real_kill)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    errors = iter([FileNotFoundError(2, "No such file or directory")])
+    holder = owners.Owner(me.host, me.boot, dead.pid, "12345")
+    assert not owners.alive(holder, owners.stamp(), me)
+
+
+def test_a_live_holder_on_another_machine_of_the_same_name_is_not_taken_over():
+    """Two machines named alike (``localhost`` is a common default) share a store on a
+    network file system: the other's boot differs from ours, and its hold was taken for
+    one from before our reboot and taken over at once, however fresh its heartbeat: the
+    batch ran twice at once. A hold from before our boot has no heartbeat after it; one
+    that has is another machine's, alive while its heartbeat is."""
+    from datetime import datetime, timedelta, timezone
+
+    from puzzle_engine.store import owners
+    me = owners.Owner.this_process()
+    twin = owners.Owner(me.host, "another boot", 4242, "777")
+    assert owners.alive(twin, owners.stamp(), me)  # beating now: another machine
+    booted = owners._booted_at()
+    assert booted is not None and booted <= datetime.now(timezone.utc)
+    before_boot = owners.stamp(booted - timedelta(seconds=1))
+    assert not owners.alive(twin, before_boot, me)  # from before this boot: gone
+    stale = owners.stamp(datetime.now(timezone.utc) - timedelta(seconds=owners.LEASE + 1))
+    assert not owners.alive(twin, stale, me)  # another machine, silent past the lease

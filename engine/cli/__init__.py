@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     the command quietly with exit status 141, whichever command wrote (``streams``).
     SIGTERM and SIGHUP unwind like Ctrl-C; folders left by killed runs are swept."""
     streams.open_closed()
+    saved_stdout = streams.guard_stdout()  # the help, written by typer itself, too
     processes.handle_signals()
     words = sys.argv[1:] if argv is None else argv
     app.only = words[0] if words else None
@@ -131,4 +132,5 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     finally:
         app.only = None  # a later read of the app (a test's CliRunner) sees every command
+        sys.stdout = saved_stdout
     sys.exit(code if isinstance(code, int) else 0)

@@ -123,8 +123,9 @@ def gen(
                 check_out(out, force=force or resume, others="--resume to go on with the "
                           "batch it holds, ")
             existing = existing_batch(ptype, params, out, fmt, resume, same)
-            if force and sink is not None and out.is_file():
-                sink.truncate(0)  # locked, every input checked: the one change --force makes
+            # --force replaces the file at the first puzzle written, not before: a run that
+            # fails or is interrupted before it (a time-out, Ctrl-C) leaves the file as it was
+            replace = force and sink is not None and out.is_file()
             if difficulty is not None:
                 done, seed = done_and_next_seed(out, existing, seed)
             else:
@@ -136,10 +137,10 @@ def gen(
                 existing.drop_cut_line(out)
             if difficulty is not None:
                 _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out,
-                                judge, difficulty, attempts, keep)
+                                judge, difficulty, attempts, keep, replace)
             else:
                 _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers,
-                          keep)
+                          keep, replace)
         finally:
             if keep:
                 keep.close()
@@ -180,14 +181,19 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
                       f"and graded by '{ptype.grader}'.", markup=False)
 
 
-def _writer(sink):
+def _writer(sink, replace: bool = False):
     """Write one puzzle's lines (with its variants) in one call, so that an interrupt
-    leaves whole groups; to ``sink``, or to stdout."""
+    leaves whole groups; to ``sink``, or to stdout. With ``replace`` (``--force``), what
+    ``sink`` held is dropped at the first write (the file is locked meanwhile)."""
     if sink is None:
         return lambda lines: out_console.print("\n".join(lines), markup=False)
 
     def write(lines: list[str]) -> None:
+        nonlocal replace
         try:
+            if replace:
+                sink.truncate(0)
+                replace = False
             sink.write("".join(line + "\n" for line in lines))
             sink.flush()
         except OSError as exc:
@@ -271,8 +277,8 @@ def _progress(count: int):
 
 
 def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers=1,
-              keep=None) -> None:
-    write = _writer(sink)
+              keep=None, replace=False) -> None:
+    write = _writer(sink, replace)
     progress = _progress(count)
     try:
         with progress:
@@ -294,8 +300,8 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out,
 
 
 def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out, judge,
-                    level, attempts, keep=None) -> None:
-    write = _writer(sink)
+                    level, attempts, keep=None, replace=False) -> None:
+    write = _writer(sink, replace)
     try:
         for result, note in search(engine, ptype, params, options, judge, level, seed,
                                    count - done, attempts):

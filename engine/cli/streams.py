@@ -102,11 +102,33 @@ stdout = _Output("stdout")
 stderr = _Errors("stderr")
 
 
+class _Guarded(_Output):
+    """``stream`` (the standard output), written by a library that writes it itself
+    (typer's help, through rich, which ends the command with status 1 on a broken pipe):
+    its failures are decided as ``stdout``'s."""
+
+    def __init__(self, stream):
+        super().__init__("stdout")
+        self._stream = stream
+
+    def _target(self):
+        return self._stream
+
+
+def guard_stdout():
+    """Make ``sys.stdout`` decide its failures here for whoever writes it (the help);
+    returns what it was, for the caller to put back."""
+    saved = sys.stdout
+    if saved is not None and not isinstance(saved, _Guarded):
+        sys.stdout = _Guarded(saved)
+    return saved
+
+
 def open_closed() -> None:
     """Before anything else: a standard stream closed when the command started gets
     /dev/null in its place, so that no file the command opens takes its number (a store
-    opened as descriptor 1 would get what is printed), and a closed standard output is
-    closed to every write (``ClosedOutput``)."""
+    opened as descriptor 1 would get what is printed), a closed standard input reads as
+    empty, and a closed standard output is closed to every write (``ClosedOutput``)."""
     for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         try:
             os.fstat(fd)
@@ -119,6 +141,8 @@ def open_closed() -> None:
             os.close(null)
         if name == "stdout":
             sys.stdout = _Closed()
+        elif name == "stdin":  # Python made it None: INPUT '-' reads it as empty
+            sys.stdin = open(fd, encoding="utf-8", closefd=False)
 
 
 def end_quietly() -> None:

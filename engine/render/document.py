@@ -154,6 +154,9 @@ def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page
     captions = [caption(entry, n) for n, entry in enumerate(entries, 1)]
     pages = sheet.pages([sheet.Placed(_drawn(e), c) for e, c in zip(entries, captions)],
                         per_page, paper, title)
+    if fmt != "pdf":  # the puzzle pages' files, before the answer keys are solved
+        for path in outputs(out, fmt, len(pages), 0)[0]:
+            files.check_out(path, force=force, devices=False)
     keys = []
     if solutions:
         answers = [((key or solve)(e), c) for e, c in zip(entries, captions)]

@@ -8,7 +8,8 @@ it, and drops it when it ends. A row is stale, and taken over, when its holder i
 
 - on the same host and boot, when no process has its pid and start time (so a run killed
   with SIGKILL holds nothing once it is dead, and a reused pid is not mistaken for it);
-- after a reboot of its host;
+- after a reboot of its host (its last heartbeat is from before this boot; a machine of
+  the same name with a later heartbeat is another host);
 - from another host (a store on a shared file system), when its heartbeat, written every
   ``LEASE / 6`` seconds by a thread of the holder, is older than ``LEASE``.
 """
@@ -51,9 +52,7 @@ def started(pid: int) -> str | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as file:
             stat = file.read()
-    except FileNotFoundError:
-        return None
-    except OSError:
+    except OSError:  # gone, or hidden: another user's under /proc's hidepid (kill -0 says)
         stat = None
     if stat:
         # The command name, in brackets, may hold spaces and brackets itself.
@@ -101,14 +100,37 @@ def holder(conn: sqlite3.Connection, batch_id: int) -> tuple[Owner, str, str] | 
 def alive(owner: Owner, beat_at: str, me: Owner) -> bool:
     """Whether ``owner`` (seen by ``me``) may still be running."""
     if owner.host == me.host and owner.boot == me.boot:
-        return started(owner.pid) == owner.started
-    if owner.host == me.host:
-        return False  # the host was rebooted since
+        now = started(owner.pid)
+        if now is None:
+            return False
+        # '' when the process lives but its start time cannot be read (another user's,
+        # under /proc's hidepid): a reused pid cannot be told from it, so it may be the
+        # holder, and taking the batch over could run it twice at once
+        return now == owner.started or "" in (now, owner.started)
     try:
         beat = datetime.strptime(beat_at, _STAMP).replace(tzinfo=timezone.utc)
     except ValueError:
         return False
+    if owner.host == me.host:
+        # Another boot: this host was rebooted since (the holder's last heartbeat is from
+        # before this boot), or another machine has the same name (``localhost``) and
+        # shares the store, alive while its heartbeat is.
+        booted = _booted_at()
+        if booted is None or beat < booted:
+            return False
     return _now() - beat < timedelta(seconds=LEASE)
+
+
+def _booted_at() -> datetime | None:
+    """When this machine booted (``btime`` of ``/proc/stat``), None where not known."""
+    try:
+        with open("/proc/stat", encoding="ascii") as file:
+            for line in file:
+                if line.startswith("btime "):
+                    return datetime.fromtimestamp(int(line.split()[1]), timezone.utc)
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def take(conn: sqlite3.Connection, batch_id: int, me: Owner) -> tuple[Owner, str] | None:
