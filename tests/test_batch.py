@@ -423,20 +423,19 @@ def test_a_scheduler_without_workers_is_one_line_within_the_deadline(tmp_path):
     assert not (tmp_path / "d.db").exists()
 
 
-def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path):
-    """A long task is no fault, but a scheduler that stops answering (here: SIGSTOP, so its
-    connections stay open and its kernel acknowledges them) held the batch forever. With
-    --dask-timeout 2 the batch ends in one line after the scheduler has been silent a
-    while, keeping every stored puzzle. The test waits for events: the scheduler's
-    address, the worker's registration, a first stored puzzle, the command's end (the
-    timeouts are safety nets)."""
+@pytest.fixture
+def dask_processes():
+    """A Dask scheduler and one worker as processes of their own, as an operator starts
+    them: ``(scheduler process, its address)`` once the worker has registered (events: the
+    scheduler's address line, the worker's registration; nothing waits for a time). Both
+    are resumed (a test may SIGSTOP the scheduler) and killed afterwards."""
     import os
     import re
     import threading
     dask = Path(sys.executable).with_name("dask")
     scheduler = subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
                                   "--no-dashboard"], stderr=subprocess.PIPE, text=True)
-    worker = batch = None
+    worker = None
     try:
         address = None
         for line in scheduler.stderr:  # "Scheduler at:   tcp://127.0.0.1:PORT"
@@ -446,35 +445,49 @@ def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path
         assert address, "the scheduler did not start"
         worker = subprocess.Popen([str(dask), "worker", address, "--nworkers", "1", "--nthreads",
                                    "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
-        # The worker's registration, an event: the batch waits only --dask-timeout (2 s)
-        # for a worker, which a loaded machine may take longer to start.
+        # The worker's registration, an event: a batch waits only --dask-timeout for a
+        # worker, which a loaded machine may take longer to start.
         assert any("Register worker" in line for line in scheduler.stderr), \
             "the worker did not register"
         threading.Thread(target=scheduler.stderr.read, daemon=True).start()  # never full
+        yield scheduler, address
+    finally:
+        for proc in (worker, scheduler):
+            if proc is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(proc.pid, signal.SIGCONT)
+                    proc.kill()
+                proc.wait(60)
+
+
+def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path,
+                                                                       dask_processes):
+    """A long task is no fault, but a scheduler that stops answering (here: SIGSTOP, so its
+    connections stay open and its kernel acknowledges them) held the batch forever. With
+    --dask-timeout 2 the batch ends in one line after the scheduler has been silent a
+    while, keeping every stored puzzle. The test waits for events: the scheduler's
+    address, the worker's registration, a first stored puzzle, the command's end (the
+    timeouts are safety nets)."""
+    import os
+    import re
+    scheduler, address = dask_processes
+    batch = None
+    try:
         db = tmp_path / "s.db"
         batch = subprocess.Popen([sys.executable, "-c", "from puzzle_engine.cli import main; "
                                   "main()", "batch", "sudoku", "--size", "4", "--count", "100000",
                                   "--seed", "1", "--db", str(db), "--executor", "dask",
                                   "--scheduler", address, "--dask-timeout", "2"],
                                  stderr=subprocess.PIPE, text=True)
-        held = 0
-        while held == 0 and batch.poll() is None:  # a first stored puzzle
-            try:
-                with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=60) as conn:
-                    held = conn.execute("SELECT count(*) FROM puzzles").fetchone()[0]
-            except sqlite3.Error:
-                pass
+        while not stored_so_far(db) and batch.poll() is None:  # a first stored puzzle
             time.sleep(0.1)
         assert batch.poll() is None, batch.stderr.read()
         os.kill(scheduler.pid, signal.SIGSTOP)
         _, err = batch.communicate(timeout=300)
     finally:
-        for proc in (batch, worker, scheduler):
-            if proc is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(proc.pid, signal.SIGCONT)
-                    proc.kill()
-                proc.wait(60)
+        if batch is not None and batch.poll() is None:
+            batch.kill()
+            batch.wait(60)
     lines = [ln for ln in err.splitlines() if ln.startswith("puzzle-engine: error")]
     assert batch.returncode == 2, err
     assert len(lines) == 1 and re.match(
@@ -483,33 +496,21 @@ def test_a_scheduler_that_stops_answering_mid_batch_ends_it_in_one_line(tmp_path
     assert "Traceback" not in err and "Client.__del__" not in err, err
 
 
-def test_a_scheduler_frozen_before_the_first_task_ends_the_batch_in_one_line():
+def test_a_scheduler_frozen_before_the_first_task_ends_the_batch_in_one_line(
+        dask_processes):
     """The first question to the cluster once it is joined, how many threads its workers
     have, had no deadline: a scheduler that stopped answering right then (SIGSTOP here, so
     its connection stays open) held the command forever. It is asked with --dask-timeout
     too. The events: the scheduler's address, the worker's registration; the join below
     is only a safety net for the old behaviour (a hang)."""
     import os
-    import re
     import threading
 
     from puzzle_engine import executors
     from puzzle_engine.errors import SolverError
-    dask = Path(sys.executable).with_name("dask")
-    scheduler = subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                                  "--no-dashboard"], stderr=subprocess.PIPE, text=True)
-    worker = client = None
+    scheduler, address = dask_processes
+    client = None
     try:
-        address = None
-        for line in scheduler.stderr:
-            if found := re.search(r"Scheduler at:\s+(tcp://\S+)", line):
-                address = found.group(1)
-                break
-        assert address, "the scheduler did not start"
-        worker = subprocess.Popen([str(dask), "worker", address, "--nworkers", "1", "--nthreads",
-                                   "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
-        assert any("Register worker" in line for line in scheduler.stderr)
-        threading.Thread(target=scheduler.stderr.read, daemon=True).start()
         client = executors.dask_client(address, 2)
         os.kill(scheduler.pid, signal.SIGSTOP)
         raised = []
@@ -527,11 +528,6 @@ def test_a_scheduler_frozen_before_the_first_task_ends_the_batch_in_one_line():
         assert str(raised[0]) == (f"the Dask scheduler at {address} has not answered for 2 s "
                                   "(--dask-timeout)")
     finally:
-        for proc in (worker, scheduler):
-            if proc is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(proc.pid, signal.SIGCONT)
-                    proc.kill()
-                proc.wait(60)
         if client is not None:
+            os.kill(scheduler.pid, signal.SIGCONT)
             executors.close_client(client, 2)

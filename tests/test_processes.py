@@ -27,9 +27,9 @@ PIGEONS = ("int: n;\narray[1..n] of var 1..n-1: x;\n"
            "constraint forall(i, j in 1..n where i < j)(x[i] != x[j]);\nsolve satisfy;\n")
 
 
-def session(sid: int) -> list[str]:
-    """The command lines of the live processes of session ``sid`` (zombies are dead)."""
-    found = []
+def live_processes():
+    """``(pid, parent pid, session id, command line)`` of each live process (zombies are
+    dead), read from /proc."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -39,9 +39,13 @@ def session(sid: int) -> list[str]:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[3]) == sid and fields[0] != "Z":
-            found.append(cmd.strip())
-    return found
+        if fields[0] != "Z":
+            yield int(entry.name), int(fields[1]), int(fields[3]), cmd.strip()
+
+
+def session(sid: int) -> list[str]:
+    """The command lines of the live processes of session ``sid``."""
+    return [cmd for _, _, session_id, cmd in live_processes() if session_id == sid]
 
 
 def children(pid: int, word: str) -> list[str]:
@@ -433,16 +437,4 @@ def test_a_kill_9_leaves_no_resource_tracker_warning(tmp_path, victim):
 
 def child_pids(pid: int, word: str) -> list[int]:
     """The ids of the live child processes of ``pid`` whose command line holds ``word``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == pid and fields[0] != "Z" and word in cmd:
-            found.append(int(entry.name))
-    return found
+    return [child for child, parent, _, cmd in live_processes() if parent == pid and word in cmd]
