@@ -55,14 +55,13 @@ def _run(args, **kwargs):
     return proc
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """Wheels of the two test distributions, built once and installed into a temporary
-    target directory (not the venv)."""
-    tmp = tmp_path_factory.mktemp("plugins")
+def install_site(tmp: Path, packages) -> tuple[Path, list[str]]:
+    """Wheels of the test distributions in tests/``packages``, built from copies (building
+    leaves build/ and egg-info behind) and installed into ``tmp``/site, a target directory
+    (not the venv): the site and the wheels' file names."""
     sources = []
-    for pkg in ("plugin_pkg", "broken_pkg"):
-        src = tmp / "src" / pkg  # build from a copy: building leaves build/ and egg-info behind
+    for pkg in packages:
+        src = tmp / "src" / pkg
         shutil.copytree(HERE / pkg, src, ignore=shutil.ignore_patterns(
             "build", "*.egg-info", "__pycache__"))
         sources.append(str(src))
@@ -70,11 +69,18 @@ def site(tmp_path_factory):
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
           "-w", str(wheels_dir), *sources])
     wheels = sorted(str(p) for p in wheels_dir.glob("*.whl"))
-    assert [Path(w).name.split("-")[0] for w in wheels] == [
-        "puzzle_engine_broken_test", "puzzle_engine_latin_test"]
     _run([sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(tmp / "site"),
           *wheels])
-    return tmp / "site"
+    return tmp / "site", [Path(w).name for w in wheels]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The plugin 'latin' and the broken plugins, installed once."""
+    site, wheels = install_site(tmp_path_factory.mktemp("plugins"), ("plugin_pkg", "broken_pkg"))
+    assert [w.split("-")[0] for w in wheels] == [
+        "puzzle_engine_broken_test", "puzzle_engine_latin_test"]
+    return site
 
 
 def cli(site, *args, plugins=None):

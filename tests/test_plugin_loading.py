@@ -10,12 +10,10 @@ test_entry_points. The slow plugin's import sleeps 2.5 s: the tests assert the w
 never a time (a busy machine only makes it slower).
 """
 import re
-import shutil
-import sys
 
 import pytest
 
-from test_entry_points import HERE, _project, _run, cli, table_row, type_rows
+from test_entry_points import _project, cli, install_site, table_row, type_rows
 
 LATIN, TWIN = _project("plugin_pkg"), _project("twin_pkg")
 LATIN_DIST = f"{LATIN['name']} {LATIN['version']}"
@@ -24,19 +22,7 @@ TWIN_DIST = f"{TWIN['name']} {TWIN['version']}"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("twins")
-    sources = []
-    for pkg in ("plugin_pkg", "twin_pkg"):
-        src = tmp / "src" / pkg
-        shutil.copytree(HERE / pkg, src, ignore=shutil.ignore_patterns(
-            "build", "*.egg-info", "__pycache__"))
-        sources.append(str(src))
-    wheels = tmp / "wheels"
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-          "-w", str(wheels), *sources])
-    _run([sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(tmp / "site"),
-          *sorted(str(p) for p in wheels.glob("*.whl"))])
-    return tmp / "site"
+    return install_site(tmp_path_factory.mktemp("twins"), ("plugin_pkg", "twin_pkg"))[0]
 
 
 def warnings(proc):
