@@ -13,7 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import calls
-from .solving.backend import Backend, CompiledModel, SolveResult
+from .solving.backend import Backend
+from .solving.results import SolveResult
+from .solving.session import Session
 from .solving.checker import Checker
 from .errors import PluginError, PuzzleInputError, SolverError, one_line
 from .grid import GridPuzzle
@@ -43,8 +45,8 @@ class Engine:
     def __init__(self, host: Host, backend: Backend):
         self.host = host
         self.backend = backend
-        self._compiled: dict[str, CompiledModel] = {}
-        self._split: dict[str, CompiledModel] = {}  # split_data's models, least recent first
+        self._compiled: dict[str, Session] = {}
+        self._split: dict[str, Session] = {}  # split_data's models, least recent first
         self._empty_data: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
@@ -139,7 +141,7 @@ class Engine:
         raw = [{ptype.decision: model.shaped(board)} for board in run.every]
         return SolveResult(status), raw
 
-    def split_model(self, ptype: PuzzleType, shared: dict[str, Any]) -> CompiledModel:
+    def split_model(self, ptype: PuzzleType, shared: dict[str, Any]) -> Session:
         """The model flattened with ``split_data``'s shared data. The last few are kept
         (a growing level needs one at a time), so a long batch holds no more."""
         key = json.dumps([ptype.name, ptype.plugin, shared], sort_keys=True)
@@ -196,7 +198,7 @@ class Engine:
                 checker.close()
 
     # -- the compiled checks of grid puzzles ------------------------------------------------------
-    def compiled(self, ptype: PuzzleType, data: dict[str, Any]) -> CompiledModel:
+    def compiled(self, ptype: PuzzleType, data: dict[str, Any]) -> Session:
         """``ptype``'s model flattened with ``data`` (which holds no givens), once per
         engine: puzzles of the same type and data share it."""
         key = json.dumps([ptype.name, ptype.plugin, data], sort_keys=True)

@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
-from puzzle_engine.solving.backend import CACHE_ENV, Backend
+from puzzle_engine.solving.backend import Backend
+from puzzle_engine.solving.compiled import CACHE_ENV
 from puzzle_engine.engine import Engine
 from puzzle_engine.plugins import get_host
 
@@ -84,7 +85,7 @@ def _bound_to(function) -> list:
 def _forbid_solvers(mp: pytest.MonkeyPatch) -> tuple[list[str], Callable[[], None]]:
     """Refuse solvers (see above). Returns the attempts, as they are made, and a function
     that puts back what a module imported during the test took from the refusals."""
-    from puzzle_engine.solving import backend, cpsat
+    from puzzle_engine.solving import cpsat, discovery
     started: list[str] = []
 
     def refuse(what: str):
@@ -106,7 +107,7 @@ def _forbid_solvers(mp: pytest.MonkeyPatch) -> tuple[list[str], Callable[[], Non
     mp.setattr(subprocess.Popen, "__init__", guarded_popen)
     # The solver list is cached per process: a fast test must not lean on another test's.
     # It is refused wherever the package took it by name (the backend, the CLI).
-    original = backend.installed_solvers
+    original = discovery.installed_solvers
     installed_solvers.__name__ = original.__name__
     for module in _bound_to(original):
         mp.setattr(module, original.__name__, installed_solvers)

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzle_engine.grid import flatten, rows_of
-from puzzle_engine.solving.backend import GOALS, Run, SolveResult, SolverInfo
+from puzzle_engine.solving.discovery import SolverInfo
+from puzzle_engine.solving.results import GOALS, Run, SolveResult
 from puzzle_engine.types import Status
 
 Oracle = Callable[[Mapping[str, Any]], Sequence[Mapping[str, Any]]]
@@ -230,7 +231,7 @@ def _frozen(data: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 class FakeModel:
-    """``CompiledModel``'s interface: the model's solutions, enumerated once, filtered by
+    """The ``Session`` protocol (``puzzle_engine.solving.session``): the model's solutions, enumerated once, filtered by
     each run's givens."""
 
     def __init__(self, backend: FakeBackend, ptype, data: Mapping[str, Any], extra: Sequence[str]):
@@ -259,7 +260,7 @@ class FakeModel:
 
     def run(self, board, limit: int = 1, order=None, stats: bool = False, solution: bool = False,
             differs=None, differs_at=None, stages=None) -> Run:
-        """As ``CompiledModel.run``. A scripted time-out loses the run's output, as a killed
+        """As ``Session.run``. A scripted time-out loses the run's output, as a killed
         solver process does: ``Run(0, False)``."""
         if self.closed:
             raise RuntimeError("run on a closed model")

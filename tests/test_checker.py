@@ -6,7 +6,9 @@ import random
 import pytest
 
 from puzzle_engine import PuzzleType
-from puzzle_engine.solving.backend import CACHE_ENV, Backend, CompiledModel
+from puzzle_engine.solving.backend import Backend
+from puzzle_engine.solving.compiled import CACHE_ENV
+from puzzle_engine.solving.process import ProcessSession
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 
@@ -22,12 +24,12 @@ def test_checker_narrows_differs_to_squares_emptied_since_a_proven_unique_board(
     model = engine.compiled(sudoku, engine.checker_data(sudoku, params, grid))
 
     narrowed_to = []
-    count = CompiledModel.count
+    count = ProcessSession.count
 
     def spy(self, board, limit, differs=None, differs_at=None):
         narrowed_to.append(None if differs_at is None else list(differs_at))
         return count(self, board, limit, differs, differs_at)
-    monkeypatch.setattr(CompiledModel, "count", spy)
+    monkeypatch.setattr(ProcessSession, "count", spy)
 
     checker = engine.checker(sudoku, params, full)
     half = tuple(0 if i in empties[:20] else v for i, v in enumerate(full))

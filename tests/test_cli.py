@@ -108,15 +108,15 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
 
 
 def test_missing_minizinc_says_how_to_install(monkeypatch):
-    from puzzle_engine.solving import backend
-    backend.installed_solvers.cache_clear()
+    from puzzle_engine.solving import discovery
+    discovery.installed_solvers.cache_clear()
     monkeypatch.setenv("PATH", "/nonexistent")
     try:
         one_line_error(run("gen", "sudoku", "--seed", "1"), "MiniZinc is not installed",
                        "apt-get install minizinc")
     finally:
         monkeypatch.undo()
-        backend.installed_solvers.cache_clear()
+        discovery.installed_solvers.cache_clear()
 
 
 def test_model_error_is_reported(host, monkeypatch):

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from puzzle_engine.solving import cpsat
-from puzzle_engine.solving.backend import Backend, find_solver, installed_solvers
+from puzzle_engine.solving.backend import Backend
+from puzzle_engine.solving.discovery import find_solver, installed_solvers
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from puzzle_engine.plugins import get_host
-from puzzle_engine.solving.backend import CACHE_ENV
+from puzzle_engine.solving.compiled import CACHE_ENV
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "plugin-authoring.md"
 TEXT = DOC.read_text()

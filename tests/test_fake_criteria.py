@@ -6,7 +6,7 @@ import pytest
 from puzzle_engine import PuzzleInputError, Status
 from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PluginError, SolverError
-from puzzle_engine.solving.backend import SolveResult
+from puzzle_engine.solving.results import SolveResult
 from puzzle_engine.strategies import GenOptions
 
 from fake_solver import FakeBackend, TimeOut, latin_squares

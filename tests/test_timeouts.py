@@ -40,11 +40,11 @@ def test_generation_with_time_outs_is_marked(host, engines, monkeypatch, batch, 
     sudoku = host.get_type("sudoku")
     engine = Engine(host, Backend("gecode", time_limit=None))
     params = engine.check_params(sudoku, {"size": 4})
-    from puzzle_engine.solving import backend as be
+    from puzzle_engine.solving import process
 
     def timed_out(self, board, limit, differs=None, differs_at=None):
         return 0, False
-    monkeypatch.setattr(be.CompiledModel, "count", timed_out)
+    monkeypatch.setattr(process.ProcessSession, "count", timed_out)
     p = engine.generate(sudoku, params, 1, GenOptions(batch=batch, probes=probes)).puzzle
     assert p.grid == p.solution and p.unknown == 16 and not p.minimal
 

@@ -16,7 +16,8 @@ from ..engine import Engine
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..hookspecs import PuzzleType
 from ..plugins import Host, get_host
-from ..solving.backend import Backend, find_solver
+from ..solving.backend import Backend
+from ..solving.discovery import find_solver
 from ..types import Param
 from . import streams
 

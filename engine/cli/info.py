@@ -11,7 +11,7 @@ from rich.table import Table
 from .. import calls
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..solving import cpsat
-from ..solving.backend import default_check_flags, find_solver, installed_solvers
+from ..solving.discovery import default_check_flags, find_solver, installed_solvers
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, SolverOpt, _errors, _host, _plugin_params,
                      _settings, out_console)

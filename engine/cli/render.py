@@ -18,7 +18,7 @@ from ..store import Filters
 from ..store.query import check_draw
 from . import app
 from .db import ParamOpt, TypeOpt
-from ..solving.backend import find_solver
+from ..solving.discovery import find_solver
 from .common import (ConfigOpt, SolverOpt, TimeOpt, _engine, _errors, _host, _settings,
                      err_console)
 from .solve import _EngineFor

@@ -12,7 +12,7 @@ from ..engine import Engine
 from ..hookspecs import PuzzleType
 from ..inputs import load_puzzles
 from ..plugins import Host
-from ..solving.backend import SolveResult
+from ..solving.results import SolveResult
 from ..types import Status
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, FormatOpt, InputArg, SolverOpt, TimeOpt,

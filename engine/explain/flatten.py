@@ -39,9 +39,9 @@ from typing import Any
 
 from .. import calls, processes
 from ..errors import ModelError, PluginError
-from ..solving import cpsat
-from ..solving.backend import _compile_error, _decision_names, _minizinc_binary, find_solver, \
-    model_files
+from ..solving import cpsat, flatzinc
+from ..solving.compiled import compile_error, model_files
+from ..solving.discovery import find_solver, minizinc_binary
 from ..types import ConstraintGroup, ConstraintGroups
 
 RULES = "the rules"  #: the one group of a type that declares none
@@ -55,14 +55,14 @@ class Flattened:
     names, the FlatZinc name of each square of the decision array, and the indicator
     variables (name -> group), which the items of their group name."""
 
-    items: list[cpsat.Item]
+    items: list[flatzinc.Item]
     group_of: dict[int, int | None]     # item index -> group index or None
     names: list[str]
     squares: list[str]
     guards: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self):
-        arrays = {it.name: [e.name for e in it.value if isinstance(e, cpsat.Ident)]
+        arrays = {it.name: [e.name for e in it.value if isinstance(e, flatzinc.Ident)]
                   for it in self.items if it.kind in ("var", "par") and it.array
                   and isinstance(it.value, list)}
         #: The scalar variables each constraint item reads (through its arrays).
@@ -77,8 +77,8 @@ class Flattened:
             self.uses[k] = names
             self.refs[k] = {e for n in names for e in arrays.get(n, [n])}
             for ann in self.items[k].anns:
-                if isinstance(ann, cpsat.Call) and ann.name == "defines_var" and ann.args \
-                        and isinstance(ann.args[0], cpsat.Ident):
+                if isinstance(ann, flatzinc.Call) and ann.name == "defines_var" and ann.args \
+                        and isinstance(ann.args[0], flatzinc.Ident):
                     self.defines[k] = ann.args[0].name
 
 
@@ -131,18 +131,18 @@ def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | N
         fzn = tmp / "model.fzn"
         # --keep-paths also writes a symbol table, by default next to the first model
         # file (inside the installed package): into the temporary folder instead.
-        proc = processes.run_minizinc([_minizinc_binary(), "--solver", info.id, "--keep-paths",
+        proc = processes.run_minizinc([minizinc_binary(), "--solver", info.id, "--keep-paths",
                                        "--output-paths-to-file", str(tmp / "model.paths"),
                                        "-c", *files, str(tmp / "data.json"),
                                        "--fzn", str(fzn), "--ozn", "/dev/null"])
         if proc.returncode != 0:
-            raise ModelError(_compile_error(ptype, proc.stderr, labels))
+            raise ModelError(compile_error(ptype, proc.stderr, labels))
         text = fzn.read_text()
     finally:
         folder.cleanup()
     try:
-        items = cpsat.parse(text)
-    except cpsat.FznError as exc:
+        items = flatzinc.parse(text)
+    except flatzinc.FznError as exc:
         raise ModelError(f"model error in puzzle '{ptype.name}': the explainer cannot read "
                          f"its FlatZinc: {exc}") from None
     names = [g.name for g in groups.groups] if groups else [RULES]
@@ -163,14 +163,17 @@ def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | N
             group_of[k] = 0
         else:
             group_of[k] = _group_line(item, str(group_file))
-    squares = _decision_names(text.splitlines(), ptype.decision, ptype.name)
+    squares = flatzinc.decision_names(items, ptype.decision)
+    if squares is None:
+        raise ModelError(f"model error in puzzle '{ptype.name}': decision array "
+                         f"'{ptype.decision}' is not an output array of the model")
     if groups and not any(g is not None for g in group_of.values()):
         raise PluginError(f"constraint_groups ({calls.owner(ptype)}): no constraint of the "
                           "flattened model comes from a group")
     return Flattened(items, group_of, names, squares, guards)
 
 
-def _half_reified(items: list[cpsat.Item], guards: Mapping[str, int]) -> list[cpsat.Item]:
+def _half_reified(items: list[flatzinc.Item], guards: Mapping[str, int]) -> list[flatzinc.Item]:
     """``items`` with each clause "indicator -> B" whose B is used by nothing else and
     defined by one reified relation R(args, B) replaced by R's half-reified form
     R_imp(args, indicator), and that definition dropped."""
@@ -185,11 +188,11 @@ def _half_reified(items: list[cpsat.Item], guards: Mapping[str, int]) -> list[cp
             for n in names:
                 uses[n] = uses.get(n, 0) + 1
             for ann in item.anns:
-                if isinstance(ann, cpsat.Call) and ann.name == "defines_var" and ann.args \
-                        and isinstance(ann.args[0], cpsat.Ident):
+                if isinstance(ann, flatzinc.Call) and ann.name == "defines_var" and ann.args \
+                        and isinstance(ann.args[0], flatzinc.Ident):
                     definer[ann.args[0].name] = k
         elif item.kind == "var" and not item.array:
-            if any(isinstance(a, cpsat.Ident) and a.name == "output_var" for a in item.anns):
+            if any(isinstance(a, flatzinc.Ident) and a.name == "output_var" for a in item.anns):
                 uses[item.name] = uses.get(item.name, 0) + 2  # seen outside: keep it
     out = list(items)
     dropped: set[int] = set()
@@ -198,7 +201,7 @@ def _half_reified(items: list[cpsat.Item], guards: Mapping[str, int]) -> list[cp
                 and len(item.value) == 2 and len(item.value[0]) == 1 and len(item.value[1]) == 1):
             continue
         (b,), (on,) = item.value
-        if not (isinstance(b, cpsat.Ident) and isinstance(on, cpsat.Ident) and on.name in guards
+        if not (isinstance(b, flatzinc.Ident) and isinstance(on, flatzinc.Ident) and on.name in guards
                 and uses.get(b.name) == 2 and b.name in definer):
             continue
         d = items[definer[b.name]]
@@ -211,27 +214,27 @@ def _half_reified(items: list[cpsat.Item], guards: Mapping[str, int]) -> list[cp
             name = d.name + "_imp"
         else:
             continue
-        out[k] = cpsat.Item("constraint", item.line, name, value=[*args[:-1], on], anns=item.anns)
+        out[k] = flatzinc.Item("constraint", item.line, name, value=[*args[:-1], on], anns=item.anns)
         dropped.add(definer[b.name])
     return [it for k, it in enumerate(out) if k not in dropped]
 
 
 def _idents(value, out: set[str]) -> None:
-    if isinstance(value, (cpsat.Ident, cpsat.Access)):
+    if isinstance(value, (flatzinc.Ident, flatzinc.Access)):
         out.add(value.name)
     elif isinstance(value, (list, tuple)):
         for v in value:
             _idents(v, out)
 
 
-def _defines(item: cpsat.Item) -> bool:
-    return any(isinstance(a, cpsat.Call) and a.name == "defines_var" for a in item.anns)
+def _defines(item: flatzinc.Item) -> bool:
+    return any(isinstance(a, flatzinc.Call) and a.name == "defines_var" for a in item.anns)
 
 
-def _group_line(item: cpsat.Item, group_file: str) -> int | None:
+def _group_line(item: flatzinc.Item, group_file: str) -> int | None:
     """The group (0-based line of the groups file) a constraint's path starts in."""
     for ann in item.anns:
-        if isinstance(ann, cpsat.Call) and ann.name == "mzn_path" and ann.args:
+        if isinstance(ann, flatzinc.Call) and ann.name == "mzn_path" and ann.args:
             first = str(ann.args[0]).split(";", 1)[0].split("|")
             if len(first) > 1 and first[0] == group_file:
                 return int(first[1]) - 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ModelError
-from ..solving import cpsat
+from ..solving import cpsat, flatzinc
 from .flatten import Flattened
 
 
@@ -46,11 +46,11 @@ class _Grouped(cpsat.Translation):
             self._indicators[group] = self.model.new_bool_var(f"PE_GROUP_{group}")
         return self._indicators[group]
 
-    def _var(self, item: cpsat.Item) -> None:
+    def _var(self, item: flatzinc.Item) -> None:
         if item.name not in self._guards:  # a group's indicator: made by its first item
             super()._var(item)
 
-    def _constraint(self, item: cpsat.Item) -> None:
+    def _constraint(self, item: flatzinc.Item) -> None:
         for name in self._guarded.get(id(item), ()):  # on when asked, or always
             if name not in self.env:  # (made here, in the order of the model's items)
                 self.env[name] = self._indicator(self._guards[name]) if self._switchable else True
@@ -83,7 +83,7 @@ class _Grouped(cpsat.Translation):
             self._all_different(self.resolve(args[0]), on)
             return
         if base not in cpsat._RELATIONS or base in cpsat._NATIVE:
-            raise cpsat.FznError(f"line {item.line}: the explainer cannot switch '{name}' "
+            raise flatzinc.FznError(f"line {item.line}: the explainer cannot switch '{name}' "
                                  "off with its group")
         post = cpsat._RELATIONS[base]
         if not mode:
@@ -152,7 +152,7 @@ def _values(model, x) -> list[int]:
     out = []
     for lo, hi in zip(dom[::2], dom[1::2]):
         if hi - lo > 1000:
-            raise cpsat.FznError(f"variable {x.Name()} has {hi - lo + 1} values: too many to explain")
+            raise flatzinc.FznError(f"variable {x.Name()} has {hi - lo + 1} values: too many to explain")
         out.extend(range(lo, hi + 1))
     return out
 
@@ -181,7 +181,7 @@ class GroupModel:
                  ptype_name: str, switchable: bool = True):
         try:
             t = _Grouped(flat, constraints, squares, switchable)
-        except cpsat.FznError as exc:
+        except flatzinc.FznError as exc:
             raise ModelError(f"model error in puzzle '{ptype_name}': the explainer cannot "
                              f"build its model: {exc}") from None
         self._t = t
@@ -189,7 +189,7 @@ class GroupModel:
         self.model = t.model
         self.indicators = t._indicators
         self.squares = list(squares)
-        self._vars: list[Any] = [int(s) if _is_int(s) else t.resolve(cpsat.Ident(s))
+        self._vars: list[Any] = [int(s) if _is_int(s) else t.resolve(flatzinc.Ident(s))
                                  for s in (flat.squares[x] for x in squares)]
         # Literals per square and value; a square that flattening fixed has one, true.
         self.domains: dict[int, dict[int, Any]] = {}

@@ -30,7 +30,8 @@ from ..hookspecs import Emptying, PuzzleType
 from ..types import Board, PropagationLevel
 
 if TYPE_CHECKING:  # the solver backend is loaded by whoever makes the engine
-    from ..solving.backend import CompiledModel, Run
+    from ..solving.results import Run
+    from ..solving.session import Session
 
 STRENGTHENED, PLAIN = "strengthened", "plain"
 
@@ -184,14 +185,14 @@ class Grader:
         self._explain_engine = None  # made for the first puzzle with GradeOptions.steps
 
     # -- models ---------------------------------------------------------------------------
-    def _model(self, instance, extra_data: Mapping[str, Any] | None) -> CompiledModel:
+    def _model(self, instance, extra_data: Mapping[str, Any] | None) -> Session:
         """A grid's model without givens (they are fixed per run), flattened once per
         engine and data: the plain pass and the levels of every puzzle share it."""
         base = (self.engine.checker_data(self.ptype, self.params, instance) if self.grid
                 else self.engine.data(self.ptype, self.params, instance))
         return self.engine.compiled(self.ptype, {**base, **(extra_data or {})})
 
-    def _fixed(self, instance, model: CompiledModel) -> Board:
+    def _fixed(self, instance, model: Session) -> Board:
         """What a run fixes: a grid's givens, nothing for another type."""
         return tuple(instance) if self.grid else (0,) * model.squares
 
@@ -307,7 +308,7 @@ class Grader:
         finally:
             model.close()
 
-    def _runs(self, model: CompiledModel, board: Board, orders: list[list[int]],
+    def _runs(self, model: Session, board: Board, orders: list[list[int]],
               label: str, arrays: Mapping[str, Sequence[int]] | None = None) -> PassStats:
         runs = self._map(lambda order: model.run(board, order=order, stats=True, arrays=arrays),
                          orders)

@@ -1,3 +1,5 @@
-"""Solving: the MiniZinc backend (``backend``: whole solves, and models flattened once for
-many checks), the compiled uniqueness check of grid puzzles (``checker``), and CP-SAT run
-in-process as one more FlatZinc solver (``cpsat``)."""
+"""Solving: solver discovery (``discovery``), answers (``results``), the FlatZinc reader
+(``flatzinc``), models compiled once and cached (``compiled``), the session protocol every
+back end answers (``session``): processes (``process``) and CP-SAT in this process
+(``cpsat``); the ``Backend`` that picks one by configuration, and the uniqueness
+checker of grid puzzles (``checker``)."""

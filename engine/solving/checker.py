@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .backend import CompiledModel
+from .session import Session
 from ..types import Board
 
 
@@ -28,7 +28,7 @@ class Checker:
     again on any later board, whatever was removed in between.
     """
 
-    def __init__(self, model: Callable[[Board], CompiledModel], full: Board):
+    def __init__(self, model: Callable[[Board], Session], full: Board):
         self._model = model
         self.full = tuple(full)
         self.unknown = 0

@@ -1,0 +1,70 @@
+"""The session protocol: one compiled model, kept open, asked many questions.
+
+A session is what ``Backend.compile`` opens on a flattened model. It lives as long as its
+owner (an engine, so a batch or a worker) and is closed deterministically (``close``).
+Every question the engine asks of a puzzle's model goes through ``run``: the givens are
+assumptions of that question only, and so is everything else a question adds (a solution
+that differs from a known one, on these squares, at the least stage, with these arrays).
+A back end that solves in this process keeps what its solver learnt from one question to
+the next; a process back end (``ProcessSession``) runs the solver's FlatZinc executable
+per question and keeps nothing.
+
+Answers do not depend on the back end: the same counts, the same statuses, and with
+``order`` the same first solution (the least in that order), so that a puzzle made on one
+exact solver is the puzzle made on another. Search effort (``stats``) is the exception:
+only a back end that reports nodes can grade.
+
+A question that runs out of its limit answers ``Run(found, complete=False)``: unknown,
+never a proof. Every back end, and the fast tier's fake solver, implements this protocol.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from ..types import Board
+from .results import Run
+
+
+@runtime_checkable
+class Session(Protocol):
+    """A compiled model kept open for questions (see the module's docstring)."""
+
+    #: Flattening already proved the model unsatisfiable.
+    failed: bool
+
+    @property
+    def squares(self) -> int:
+        """The decision array's length."""
+
+    def unfixed(self) -> list[int]:
+        """The squares that flattening left as variables (the rest it fixed)."""
+
+    def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
+            stats: bool = False, solution: bool = False, differs: Board | None = None,
+            differs_at: Sequence[int] | None = None, stages: Mapping[int, int] | None = None,
+            arrays: Mapping[str, Sequence[int]] | None = None, every: bool = False) -> Run:
+        """Ask for solutions with ``board``'s givens (0: empty) fixed, up to ``limit``.
+
+        :param order: the first solution is the least in the lexicographic order of these
+            squares (smallest value first); a process back end also branches in it.
+        :param stats: report search effort (``nodes``, ...): only process back ends.
+        :param solution: give the first solution's board (``Run.first``).
+        :param differs: count only solutions that differ from this full board on an empty
+            square (of ``differs_at``, default all).
+        :param stages: with ``differs``: a stage per empty square; ``Run.stage`` is the
+            least stage s such that a solution differs from ``differs`` on squares of
+            stages up to s only, or None when none differs.
+        :param arrays: values for other integer output arrays of the model, by name.
+        :param every: give each solution's board (``Run.every``).
+        """
+
+    def count(self, board: Board, limit: int, differs: Board | None = None,
+              differs_at: Sequence[int] | None = None) -> tuple[int, bool]:
+        """``run``'s count and whether it is definite."""
+
+    def shaped(self, board: Board) -> Any:
+        """The decision array as MiniZinc writes it: nested lists for 2-D and more."""
+
+    def close(self) -> None:
+        """Release the solver and its files; the session answers nothing after this."""
