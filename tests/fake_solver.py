@@ -238,8 +238,9 @@ class FakeModel:
         self.backend = backend
         self.ptype = ptype.name
         self.data = _frozen(data)
-        self.boards = [tuple(int(v) for v in flatten(s[ptype.decision]))
-                       for s in backend.solutions(ptype, data, extra)]
+        self.decision = ptype.decision
+        self.solutions = backend.solutions(ptype, data, extra)
+        self.boards = [tuple(int(v) for v in flatten(s[ptype.decision])) for s in self.solutions]
         self.failed = not self.boards
         self.closed = False
 
@@ -259,7 +260,7 @@ class FakeModel:
         return run.found, run.complete
 
     def run(self, board, limit: int = 1, order=None, stats: bool = False, solution: bool = False,
-            differs=None, differs_at=None, stages=None) -> Run:
+            differs=None, differs_at=None, stages=None, arrays=None, every: bool = False) -> Run:
         """As ``Session.run``. A scripted time-out loses the run's output, as a killed
         solver process does: ``Run(0, False)``."""
         if self.closed:
@@ -280,7 +281,12 @@ class FakeModel:
             None if stages is None else dict(stages)))
         if timeout is not None:
             return Run(0, False, {})
-        matches = [b for b in self.boards if all(v == 0 or b[i] == v for i, v in enumerate(board))]
+        fixed = {name: tuple(values) for name, values in (arrays or {}).items()}
+        matches = [b for b, s in zip(self.boards, self.solutions)
+                   if all(v == 0 or b[i] == v for i, v in enumerate(board))
+                   and all(tuple(flatten(s[name])) == values for name, values in fixed.items())]
+        if order is not None:  # the least solution in that order first, as every session gives
+            matches.sort(key=lambda b: [b[i] for i in order])
         if stages is not None:
             free = [i for i in stages if not board[i]]
             improving, best = 0, None
@@ -294,7 +300,15 @@ class FakeModel:
             free = [i for i in at if not board[i]]
             matches = [b for b in matches if any(b[i] != differs[i] for i in free)]
         found = min(len(matches), limit)
-        return Run(found, True, {}, matches[0] if solution and matches else None)
+        return Run(found, True, {}, matches[0] if solution and matches else None,
+                   every=tuple(matches[:limit]) if every else ())
+
+    def shaped(self, board) -> Any:
+        """The board as the oracle's solutions hold it (rows of a square grid)."""
+        first = self.solutions[0][self.decision] if self.solutions else None
+        if first and isinstance(first[0], list):
+            return rows_of(tuple(board), len(first[0]))
+        return list(board)
 
     def close(self) -> None:
         self.closed = True
