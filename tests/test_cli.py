@@ -401,3 +401,17 @@ def test_check_flags_change_the_search_not_the_puzzle(tmp_path):
         assert same.exit_code == 0 and same.stdout == default.stdout, flags
     config.write_text('[plugins.sudoku]\ncheck_flags = ["--no-such-flag"]\n')
     one_line_error(run(*args, "--config", str(config)), "Chuffed", "--no-such-flag")
+
+
+@pytest.mark.parametrize("options", [[], ["--size", "4"]])
+def test_solvers_names_the_solver_gen_runs_on(options):
+    """'solvers --puzzle sudoku' without a size named Gecode while 'gen sudoku' (size 9 by
+    default) ran on Chuffed: both now take the type's parameters at their defaults."""
+    shown = run("solvers", "--puzzle", "sudoku", *options)
+    assert shown.exit_code == 0, shown.output
+    in_effect = shown.output.rsplit("in effect: ", 1)[1].split()[0]
+    made = run("gen", "sudoku", "--seed", "1", "--format", "json", *options)
+    assert made.exit_code == 0, made.output
+    record = json.loads(made.stdout)
+    from puzzle_engine.solving.discovery import find_solver
+    assert find_solver(in_effect).id == record["solver"]

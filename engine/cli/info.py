@@ -59,8 +59,10 @@ def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = No
         ptype = _host().get_type(puzzle) if puzzle else None
         if ctx.args and ptype is None:
             raise PuzzleInputError(f"unexpected {ctx.args[0]!r}: puzzle options need --puzzle")
+        # The type's parameters as 'gen' would take them (defaults where none are given):
+        # a type may prefer a solver by size.
         params = calls.canonical_params(ptype, _plugin_params(ptype, ctx.args)[0]) \
-            if ptype and ctx.args else None
+            if ptype else None
         settings = _settings(ptype, solver, config, params=params)
         info = None
         with contextlib.suppress(PuzzleEngineError):
