@@ -415,3 +415,15 @@ def test_solvers_names_the_solver_gen_runs_on(options):
     record = json.loads(made.stdout)
     from puzzle_engine.solving.discovery import find_solver
     assert find_solver(in_effect).id == record["solver"]
+
+
+def test_gen_count_says_nothing_on_stderr_that_is_not_a_terminal(tmp_path):
+    """The progress bar's last frame was an empty line on stderr when stderr was a file
+    or a pipe: the bar is now shown on a terminal only."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "puzzle_engine", "gen", "sudoku", "--size", "4",
+                           "--count", "2", "--seed", "1"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("+") >= 2 and done.stderr == ""

@@ -258,7 +258,8 @@ def _interrupted(exc: KeyboardInterrupt, out: Path | None) -> typer.Exit:
 
 
 class _NoProgress(contextlib.nullcontext):
-    """The progress bar of a single puzzle: none (and rich.progress is not imported)."""
+    """No progress bar: for a single puzzle, or when stderr is not a terminal (a bar's
+    last frame there is an empty line in a log)."""
 
     def add_task(self, *args, **kwargs) -> None:
         return None
@@ -268,8 +269,8 @@ class _NoProgress(contextlib.nullcontext):
 
 
 def _progress(count: int):
-    """A progress bar on stderr, shown while more than one puzzle is made."""
-    if count <= 1:
+    """A progress bar on stderr, shown on a terminal while more than one puzzle is made."""
+    if count <= 1 or not err_console.is_terminal:
         return _NoProgress()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
