@@ -427,3 +427,12 @@ def test_gen_count_says_nothing_on_stderr_that_is_not_a_terminal(tmp_path):
                           cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("+") >= 2 and done.stderr == ""
+
+
+def test_gen_variants_in_text_say_which_is_the_original():
+    made = run("gen", "sudoku", "--size", "4", "--seed", "1", "--variants", "2")
+    assert made.exit_code == 0, made.output
+    heads = [block.splitlines()[0] for block in made.stdout.strip().split("\n\n")]
+    assert heads == ["original (seed 1)", "variant 1 of 2", "variant 2 of 2"]
+    plain = run("gen", "sudoku", "--size", "4", "--seed", "1")
+    assert "original" not in plain.stdout and "variant" not in plain.stdout

@@ -211,6 +211,9 @@ def _lines_of(engine, ptype, params, result, fmt: str, count: int, extra=None) -
             lines.append(json.dumps({**p.to_json(ptype), **(extra or {})}))
         else:
             text = _render(ptype, params, p.instance, fmt)
+            if fmt == "text" and result.variants:  # which is the original, which a variant
+                text = (f"variant {p.variant} of {len(result.variants)}" if p.variant
+                        else f"original (seed {p.seed})") + "\n" + text
             lines.append(text + ("\n" if fmt == "text" and (count > 1 or len(puzzles) > 1) else ""))
     return lines
 
