@@ -181,6 +181,8 @@ def test_db_commands_filter_and_export(cli, tmp_path, sudoku_results):
     proc = cli("db", "export", path, "--format", "csv", "--type", "sudoku", "--param", "size=9")
     rows = list(csv.DictReader(io.StringIO(proc.stdout)))
     assert len(rows) == len(results) and {r["level"] for r in rows} == {"easy", "expert"}
+    assert [json.loads(r["solution"]) for r in rows] == [json.loads(r["record"])["solution"]
+                                                        for r in rows]
     out = tmp_path / "out.jsonl"
     proc = cli("db", "export", path, "--out", out, "--param", "size=6")
     assert proc.returncode == 0, proc.stderr
@@ -498,12 +500,16 @@ def test_a_param_no_stored_puzzle_has_is_named_and_no_match_is_said(cli, tmp_pat
     proc = cli("db", "query", path, "--type", "fillomino", "--param", "colour=red")
     assert (proc.returncode, proc.stdout) == (0, "")
     assert proc.stderr == f"puzzle-engine: no match in {path} (puzzles and bins searched)\n"
-    for args, searched in ((["db", "query", path, "--param", "size=4"], "puzzles and bins"),
-                           (["db", "query", path, "--level", "hard", "--from", "bins"], "bins"),
-                           (["db", "export", path, "--param", "size=4"], "puzzles")):
+    for args, said in ((["db", "query", path, "--param", "size=4"], "(puzzles and bins searched)"),
+                       (["db", "query", path, "--level", "hard", "--from", "bins"],
+                        "(bins searched); its levels: 80"),
+                       (["db", "query", path, "--level", "hard", "--from", "puzzles"],
+                        "(puzzles searched); it has no puzzles at any level (grade them: "
+                        "'batch --difficulty LEVEL' stores graded puzzles)"),
+                       (["db", "export", path, "--param", "size=4"], "(puzzles searched)")):
         proc = cli(*args)
         assert (proc.returncode, proc.stdout) == (0, ""), proc.stderr
-        assert proc.stderr == f"puzzle-engine: no match in {path} ({searched} searched)\n"
+        assert proc.stderr == f"puzzle-engine: no match in {path} {said}\n"
     proc = cli("db", "query", path, "--param", "size=9", "--limit", "1")
     assert proc.returncode == 0 and proc.stderr == "" and len(proc.stdout.split()) == 1
     assert not (tmp_path / "x.svg").exists()

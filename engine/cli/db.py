@@ -15,7 +15,7 @@ from rich.table import Table
 from .. import calls, files
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..store import Filters, Store, records, stats
-from ..store.query import SOURCES, check_draw
+from ..store.query import SOURCES, check_draw, levels
 from . import app, streams
 from .common import _errors, _host, err_console, out_console
 
@@ -47,7 +47,7 @@ ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an --out file t
 EXPORT_FORMATS = ("jsonl", "csv")
 CSV_FIELDS = ("id", "type", "params", "key", "variant_of", "variant", "bin", "level",
               "complexity", "complexity_level", "seed", "plugin", "plugin_version", "solver",
-              "solver_version", "engine_version", "created_at", "puzzle", "record")
+              "solver_version", "engine_version", "created_at", "puzzle", "solution", "record")
 
 
 def _filters(type_name, params, level, since, until, batch_id) -> Filters:
@@ -157,7 +157,13 @@ def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw,
                 sink.flush()
         if not written:
             where = {"puzzles": "puzzles", "bins": "bins"}.get(source, "puzzles and bins")
-            err_console.print(f"puzzle-engine: no match in {db} ({where} searched)",
+            why = ""
+            if filters.level is not None:  # say what levels there are, if any
+                known = levels(store, filters.type, source)
+                why = (f"; it has no puzzles at any level (grade them: 'batch --difficulty "
+                       "LEVEL' stores graded puzzles)" if not known
+                       else f"; its levels: {', '.join(known)}")
+            err_console.print(f"puzzle-engine: no match in {db} ({where} searched){why}",
                               markup=False)
 
 
@@ -183,6 +189,7 @@ def _csv_row(host, record) -> list:
            "complexity_level": (record.get("complexity") or {}).get("level")
            if "bin" not in store else store.get("level"),
            "puzzle": _line(host, record), "record": json.dumps(record),
+           "solution": None if record.get("solution") is None else json.dumps(record["solution"]),
            **{k: record.get(k) for k in ("seed", "plugin", "plugin_version", "solver",
                                          "solver_version", "engine_version")},
            "created_at": store["created_at"]}

@@ -267,6 +267,16 @@ def _records(store: Store, filters: Filters, source: str, variants: bool, limit:
             return
 
 
+def levels(store: Store, type_name: str | None = None, source: str = "all") -> list[str]:
+    """The levels of a store's puzzles and bins (``source`` as for ``records``; of one
+    type, if given): none when nothing was graded."""
+    where, args = ("WHERE type = ? AND", [type_name]) if type_name else ("WHERE", [])
+    tables = {"puzzles": ["puzzles"], "bins": ["bins"]}.get(source, ["puzzles", "bins"])
+    rows = store.conn.execute(" UNION ".join(
+        f"SELECT level FROM {table} {where} level IS NOT NULL" for table in tables),
+        args * len(tables)).fetchall()
+    return sorted({str(level) for (level,) in rows})
+
 def stats(store: Store, filters: Filters) -> dict[str, Any]:
     """Counts: distinct puzzles by type, parameters and level; variants; bins by
     complexity and level; batches with their candidates and duplicates."""
