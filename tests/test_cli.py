@@ -436,3 +436,19 @@ def test_gen_variants_in_text_say_which_is_the_original():
     assert heads == ["original (seed 1)", "variant 1 of 2", "variant 2 of 2"]
     plain = run("gen", "sudoku", "--size", "4", "--seed", "1")
     assert "original" not in plain.stdout and "variant" not in plain.stdout
+
+
+@pytest.mark.fast
+def test_counts_are_said_in_the_singular_for_one():
+    from puzzle_engine.cli.common import counted
+    assert [counted(n, "group") for n in (0, 1, 1.0, 2, 2.4)] == \
+        ["0 groups", "1 group", "1 group", "2 groups", "2 groups"]
+
+
+def test_explain_says_one_group_not_one_groups(tmp_path):
+    puzzle = tmp_path / "p4.txt"
+    puzzle.write_text("...4.32.....2.4.\n")
+    done = run("explain", "sudoku", str(puzzle))
+    assert done.exit_code == 0, done.output
+    last = done.stdout.strip().splitlines()[-1]
+    assert "largest reason 1 group," in last and "1 groups" not in last

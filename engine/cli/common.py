@@ -150,6 +150,11 @@ def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Pa
                                 check_flags=settings.check_flags))
 
 
+def counted(n: float, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: "1 group", "3 groups"."""
+    return f"{n:.0f} {noun}{'' if round(n) == 1 else 's'}"
+
+
 def _check_format(fmt: str) -> None:
     """Refuse a ``--format`` that is not one of ``FORMATS``."""
     if fmt not in FORMATS:

@@ -14,7 +14,7 @@ from ..explain.rating import rated_path, score, step_features
 from ..inputs import load_puzzles
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, _engine, _errors, _host,
-                     _input_and_params, err_console, out_console)
+                     _input_and_params, counted, err_console, out_console)
 
 StepsOpt = Annotated[Optional[int], typer.Option("--steps", help="Stop after N steps "
                      "(default: until solved).")]
@@ -71,8 +71,8 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
             out_console.print(f"needs search: {result.stuck}", markup=False)
         elif result.solved and not hint:
             feats = feats or step_features(result.steps)
-            out_console.print(f"solved in {len(result.steps)} steps; largest reason "
-                              f"{feats['step_max_size']:.0f} groups, mean "
+            out_console.print(f"solved in {counted(len(result.steps), 'step')}; largest reason "
+                              f"{counted(feats['step_max_size'], 'group')}, mean "
                               f"{feats['step_mean_size']:.2f}; step rating {score(feats):.2f} "
                               f"({'hardest technique; ' * ('effort_max' in feats)}"
                               f"{seconds:.1f} s)", markup=False)

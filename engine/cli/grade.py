@@ -17,7 +17,7 @@ from ..grading.multiple import Grade
 from ..inputs import load_puzzles, parse
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, ModelOpt, TimeOpt, _engine, _errors,
-                     _host, _input_and_params, _plugin_params, err_console, out_console)
+                     _host, counted, _input_and_params, _plugin_params, err_console, out_console)
 
 RunsOpt = Annotated[int, typer.Option("--runs", help="R: solves per pass, each branching in "
                     "its own random order.")]
@@ -118,8 +118,9 @@ def _print_grade(g, levels, fmt: str) -> None:
     if g.step_features:
         from ..explain.rating import score
         sf = g.step_features
-        lines.append(f"steps: {sf['step_count']:.0f}, largest reason {sf['step_max_size']:.0f} "
-                     f"groups, mean {sf['step_mean_size']:.2f}; step rating {score(sf):.2f}")
+        lines.append(f"steps: {sf['step_count']:.0f}, largest reason "
+                     f"{counted(sf['step_max_size'], 'group')}, mean {sf['step_mean_size']:.2f}; "
+                     f"step rating {score(sf):.2f}")
     if levels:
         lines.append(f"level (thresholds on ln nodes): {levels['thresholds']}")
         probs = ", ".join(f"{k} {v:.2f}" for k, v in levels["probabilities"].items())
