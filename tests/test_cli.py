@@ -462,3 +462,21 @@ def test_the_wine_merchant_says_1_gallon():
     assert len(options) == 4 and all(ln.endswith(("gallon", "gallons")) for ln in options)
     assert any(ln.endswith(" 1 gallon") for ln in options)
     assert not any(" 1 gallons" in ln for ln in options)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("command", [["gen"], ["batch"], ["check"], ["solve"], ["grade"],
+                                     ["train"], ["explain"], ["hint"], ["render"], ["specs"],
+                                     ["plugins"], ["solvers"], ["db", "stats"], ["db", "export"],
+                                     ["db", "query"]])
+def test_help_is_plain_paragraphs(command):
+    """A command's help showed its docstring's own line breaks (sentences broken
+    mid-line at the terminal's width) and reStructuredText's ``quotes``: now each
+    paragraph is one line on a wide terminal, and no double backquote is shown."""
+    shown = run(*command, "--help", env={"COLUMNS": "400", "TERM": "dumb"})
+    assert shown.exit_code == 0, shown.output
+    assert "``" not in shown.output
+    text = shown.output.split("Usage:", 1)[1].split("╭", 1)[0]
+    text = "\n".join(line.strip() for line in text.splitlines())
+    paragraphs = [p for p in text.split("\n\n")[1:] if p.strip()]
+    assert paragraphs and all(len(p.strip().splitlines()) == 1 for p in paragraphs), paragraphs

@@ -6,6 +6,7 @@ status 2."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 from typing import Annotated
@@ -41,6 +42,7 @@ class _LazyApp(typer.Typer):
     @property
     def registered_commands(self):
         self._load()
+        _plain_help(self._commands)
         order = list(COMMANDS)  # the help's order, whatever the order of the imports
         self._commands.sort(key=lambda info: order.index(info.name or info.callback.__name__)
                             if (info.name or info.callback.__name__) in order else len(order))
@@ -53,6 +55,8 @@ class _LazyApp(typer.Typer):
     @property
     def registered_groups(self):
         self._load()
+        for group in self._groups:
+            _plain_help(group.typer_instance.registered_commands)
         return self._groups
 
     @registered_groups.setter
@@ -68,6 +72,17 @@ class _LazyApp(typer.Typer):
         self._modules.update(missing)  # first: a module's own registration reads the commands
         for module in missing:
             importlib.import_module(f"{__name__}.{module}")
+
+
+def _plain_help(commands) -> None:
+    """Each command's help from its docstring as the terminal should show it: typer keeps
+    the docstring's line breaks after the first paragraph, which then break sentences
+    mid-line at the terminal's width, and shows reStructuredText's ``quotes`` as they
+    are. Paragraphs stay apart; the breaks inside them and the quotes go."""
+    for info in commands:
+        if info.help is None and info.callback is not None and info.callback.__doc__:
+            text = inspect.cleandoc(info.callback.__doc__).replace("``", "'")
+            info.help = "\n\n".join(" ".join(part.split()) for part in text.split("\n\n"))
 
 
 app = _LazyApp(rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
