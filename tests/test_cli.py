@@ -480,3 +480,22 @@ def test_help_is_plain_paragraphs(command):
     text = "\n".join(line.strip() for line in text.splitlines())
     paragraphs = [p for p in text.split("\n\n")[1:] if p.strip()]
     assert paragraphs and all(len(p.strip().splitlines()) == 1 for p in paragraphs), paragraphs
+
+
+@pytest.mark.fast
+def test_batch_eta_follows_the_rate_it_shows():
+    """batch showed rich's ETA (from the last 30 s) beside its own rate over the run: 9:27
+    where the rate said 13.4 minutes. Both now come from the same rate."""
+    from rich.progress import Progress
+    from puzzle_engine.cli.batch import EtaColumn, RateColumn
+    now = [0.0]
+    bar = Progress(RateColumn(), EtaColumn(), get_time=lambda: now[0], disable=True)
+    task = bar.add_task("sudoku", total=100, completed=10, held=10)
+    shown = lambda: [str(column.render(bar.tasks[task])) for column in bar.columns]  # noqa: E731
+    assert shown() == ["-/min", "ETA -:--:--"]
+    now[0] = 60.0
+    bar.update(task, completed=40)  # 30 of this run's puzzles in a minute
+    assert shown() == ["30.0/min", "ETA 0:02:00"]
+    now[0] = 7260.0
+    bar.update(task, completed=41)  # 31 in 121 minutes: 59 left take 230.3 minutes
+    assert shown() == ["0.3/min", "ETA 3:50:17"]

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+                           TextColumn, TimeElapsedColumn)
 from rich.text import Text
 
 from .. import calls, corpus, executors, processes
@@ -27,15 +27,34 @@ from .common import (PLUGIN_ARGS, ConfigOpt, ModelOpt, SolverOpt, TimeOpt, _engi
                      _host, _plugin_params, err_console)
 
 
+def _rate(task) -> float | None:
+    """Distinct puzzles per second over this run so far (the puzzles held before it left
+    out), or None before the first one."""
+    elapsed = task.finished_time if task.finished else task.elapsed
+    done = task.completed - task.fields.get("held", 0)
+    return done / elapsed if elapsed and done > 0 else None
+
+
 class RateColumn(ProgressColumn):
     """Distinct puzzles per minute, over the run so far."""
 
     def render(self, task) -> Text:
-        elapsed = task.finished_time if task.finished else task.elapsed
-        done = task.completed - task.fields.get("held", 0)
-        if not elapsed or done <= 0:
-            return Text("-/min", style="progress.data.speed")
-        return Text(f"{60 * done / elapsed:.1f}/min", style="progress.data.speed")
+        rate = _rate(task)
+        return Text("-/min" if rate is None else f"{60 * rate:.1f}/min",
+                    style="progress.data.speed")
+
+
+class EtaColumn(ProgressColumn):
+    """The time left at the rate ``RateColumn`` shows (rich's own estimate uses the last
+    30 s only, so the two disagreed)."""
+
+    def render(self, task) -> Text:
+        rate = _rate(task)
+        if rate is None or task.total is None:
+            return Text("ETA -:--:--", style="progress.remaining")
+        left = round(max(0.0, task.total - task.completed) / rate)
+        return Text(f"ETA {left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}",
+                    style="progress.remaining")
 
 
 @app.command(context_settings=PLUGIN_ARGS)
@@ -167,7 +186,7 @@ def _run(store, found, job, count, workers, client, misses, db, wait) -> None:
         results_of = partial(executors.local_results, job, workers=workers)
     start = store.distinct(found)
     bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   RateColumn(), TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(),
+                   RateColumn(), EtaColumn(), TimeElapsedColumn(),
                    TextColumn("{task.fields[note]}"), console=err_console, transient=False)
     progress = None
     try:
