@@ -470,12 +470,15 @@ def test_the_wine_merchant_says_1_gallon():
                                      ["plugins"], ["solvers"], ["db", "stats"], ["db", "export"],
                                      ["db", "query"]])
 def test_help_is_plain_paragraphs(command):
-    """A command's help showed its docstring's own line breaks (sentences broken
-    mid-line at the terminal's width) and reStructuredText's ``quotes``: now each
-    paragraph is one line on a wide terminal, and no double backquote is shown."""
+    """The usage line named arguments in braces ({puzzle} {INPUT}). A command's help
+    showed its docstring's own line breaks (sentences broken mid-line at the terminal's
+    width) and reStructuredText's ``quotes``: now each paragraph is one line on a wide
+    terminal, and no double backquote is shown."""
     shown = run(*command, "--help", env={"COLUMNS": "400", "TERM": "dumb"})
     assert shown.exit_code == 0, shown.output
     assert "``" not in shown.output
+    usage = shown.output.split("Usage:", 1)[1].splitlines()[0]
+    assert "{" not in usage and "}" not in usage, usage  # typer's {puzzle}: PUZZLE
     text = shown.output.split("Usage:", 1)[1].split("╭", 1)[0]
     text = "\n".join(line.strip() for line in text.splitlines())
     paragraphs = [p for p in text.split("\n\n")[1:] if p.strip()]

@@ -74,12 +74,30 @@ class _LazyApp(typer.Typer):
             importlib.import_module(f"{__name__}.{module}")
 
 
+class _Command(typer.core.TyperCommand):
+    """A command whose usage line names its arguments as click does (``PUZZLE INPUT``),
+    not in typer's braces (``{puzzle} {INPUT}``), which read like a set or a template."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = []
+        for piece in super().collect_usage_pieces(ctx):
+            if piece[:1] == "{" and piece[-1:] == "}":  # required
+                piece = piece[1:-1].upper()
+            elif piece[:1] == "[" and piece[-1:] == "]" and piece != "[OPTIONS]":  # optional
+                piece = piece.upper()
+            pieces.append(piece)
+        return pieces
+
+
 def _plain_help(commands) -> None:
     """Each command's help from its docstring as the terminal should show it: typer keeps
     the docstring's line breaks after the first paragraph, which then break sentences
     mid-line at the terminal's width, and shows reStructuredText's ``quotes`` as they
-    are. Paragraphs stay apart; the breaks inside them and the quotes go."""
+    are. Paragraphs stay apart; the breaks inside them and the quotes go. The usage
+    line is ``_Command``'s."""
     for info in commands:
+        if info.cls in (None, typer.core.TyperCommand):
+            info.cls = _Command
         if info.help is None and info.callback is not None and info.callback.__doc__:
             text = inspect.cleandoc(info.callback.__doc__).replace("``", "'")
             info.help = "\n\n".join(" ".join(part.split()) for part in text.split("\n\n"))
