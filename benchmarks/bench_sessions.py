@@ -537,13 +537,14 @@ def polyomino(args, trees):
 
 
 def _explained(args, trees: list[Tree], tmp: Path, extra: list[str], timeout: float,
-               label: str) -> tuple[dict[str, list[dict]], dict[str, str], str]:
-    """bench_explain.py with ``extra`` on each tree (the trees in turn): its records."""
+               label: str, rate: bool = True) -> tuple[dict[str, list[dict]], dict[str, str], str]:
+    """bench_explain.py with ``extra`` (and ``--rate``) on each tree in turn: its records."""
     records, failed = {}, {}
     command = ""
     for t in trees:
         target = tmp / f"{label}-{t.name}.json"
-        cmd = t.script("bench_explain.py", *extra, "--rate", "--json", str(target))
+        cmd = t.script("bench_explain.py", *extra, *(["--rate"] if rate else []),
+                       "--json", str(target))
         if not command:
             command = _tell(cmd[:-2])
         run = measure(cmd, t.env, timeout=timeout)
@@ -723,7 +724,7 @@ def regress(args, trees):
 
     with tempfile.TemporaryDirectory(prefix="bench-regress-") as name:
         records, failed, command = _explained(args, trees, Path(name), ["--per-label", "1"],
-                                              args.timeout, "explain")
+                                              args.timeout, "explain", rate=False)
     out.append(show(Figure("regress", "explain benchmark, 9x9 CPU s per puzzle (median of 4)",
                            command, "s",
                            {t: _median([r["cpu"] for r in rs]) for t, rs in records.items()},
