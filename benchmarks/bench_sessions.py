@@ -392,6 +392,17 @@ def _seeded(args, trees: list[Tree], name: str, gen: list[str], peer=None,
     return interleaved(args.seeds, cases, "seed-")
 
 
+def _seed_median(runs: list[Run], key: str) -> float | None:
+    """The median over seeds, a seed stopped by the time-out counting as slower than
+    every finished one (not left out: that would favour the slow); None when the median
+    is a stopped seed, or a seed failed."""
+    if any(not r.ok and not r.timed_out for r in runs) or not runs:
+        return None
+    values = sorted(getattr(r, key) if r.ok else float("inf") for r in runs)
+    middle = statistics.median(values)
+    return None if middle == float("inf") else middle
+
+
 def _failures(runs: dict[str, list[Run]]) -> str:
     return "; ".join(f"{n} seed {k + 1}: {r.why()}" for n, rs in runs.items()
                      for k, r in enumerate(rs) if not r.ok)
@@ -412,14 +423,14 @@ def sudoku25(args, trees):
                                  f"{args.seeds} seed(s)"] if x)
     has_peer = peer.installed()
     return [show(Figure("sudoku25", f"25x25 CPU s, median of {args.seeds} seed(s)", command, "s",
-                        {t.name: _median([r.cpu for r in ok[t.name]]) for t in trees},
+                        {t.name: _seed_median(runs[t.name], "cpu") for t in trees},
                         peer.name if has_peer else "",
-                        _median([r.cpu for r in ok.get(peer.name, [])]), target="value<=20",
+                        _seed_median(runs.get(peer.name, []), "cpu"), target="value<=20",
                         note=note)),
             show(Figure("sudoku25", f"25x25 wall s, median of {args.seeds} seed(s)", command, "s",
-                        {t.name: _median([r.wall for r in ok[t.name]]) for t in trees},
+                        {t.name: _seed_median(runs[t.name], "wall") for t in trees},
                         peer.name if has_peer else "",
-                        _median([r.wall for r in ok.get(peer.name, [])]))),
+                        _seed_median(runs.get(peer.name, []), "wall"))),
             show(Figure("sudoku25", "25x25 peak memory of one worker (max over seeds)", command,
                         "MB", {t.name: max((r.mb for r in ok[t.name]), default=None)
                                for t in trees}, target="value<=500"))]
@@ -432,14 +443,13 @@ def fillomino12(args, trees):
     gen = ["gen", "fillomino", "--size", "12", "--count", "1", "--format", "line",
            *_solver(args)]
     runs = _seeded(args, trees, "fillomino12", gen)
-    ok = {n: [r for r in rs if r.ok] for n, rs in runs.items()}
     note = "; ".join(x for x in [_failures(runs), f"{args.seeds} seed(s)"] if x)
     command = _shown(trees[0].cli(*gen, "--seed", "S"))
     return [show(Figure("fillomino12", f"12x12 CPU s, median of {args.seeds} seed(s)", command,
-                        "s", {t.name: _median([r.cpu for r in ok[t.name]]) for t in trees},
+                        "s", {t.name: _seed_median(runs[t.name], "cpu") for t in trees},
                         target="value<=5", note=note)),
             show(Figure("fillomino12", f"12x12 wall s, median of {args.seeds} seed(s)", command,
-                        "s", {t.name: _median([r.wall for r in ok[t.name]]) for t in trees}))]
+                        "s", {t.name: _seed_median(runs[t.name], "wall") for t in trees}))]
 
 
 def _puzzleclone(args, stack: contextlib.ExitStack) -> Path | None:
