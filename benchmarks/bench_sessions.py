@@ -126,7 +126,7 @@ class Run:
 
     def why(self) -> str:
         if self.timed_out:
-            return f"timed out after {self.wall:.0f} s (stopped)"
+            return f"timed out after {self.wall:.0f} s, {self.cpu:.0f} s of CPU (stopped)"
         lines = [ln for ln in self.err.strip().splitlines() if ln.strip()]
         return f"exit {self.code}: {lines[-1][:200] if lines else 'no message'}"
 
