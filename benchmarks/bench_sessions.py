@@ -668,17 +668,21 @@ def explain(args, trees):
      "Combination rate at 5x5, bench_corpus.py throughput, the explain benchmark",
      "head/base at most about 1 (slower only within noise)",
      opt("--seeds", type=int, default=3, help="bench_generate seeds per size (3)"),
-     opt("--combination-seconds", type=float, default=30,
-         help="seconds of each Combination run (30)"),
+     opt("--combination-seconds", type=float, default=150,
+         help="seconds of each Combination run (150: a 5x5 growth takes 15 s on an idle "
+         "machine, minutes on a loaded one)"),
+     opt("--parts", default="gen,combination,corpus,explain",
+         help="which parts, comma-separated (gen,combination,corpus,explain)"),
      opt("--corpus-count", type=int, default=20, help="bench_corpus throughput --count (20)"),
-     opt("--rounds", type=int, default=2, help="rounds of Combination and corpus (2)"),
+     opt("--rounds", type=int, default=1, help="rounds of Combination and corpus (1)"),
      needs_base=True)
 def regress(args, trees):
     from bench_combination import run_case as combination_case
     from bench_generate import run_case as generate_case
     out = []
     solver = args.solver or "chuffed"
-    for size in (9, 16):
+    parts = set(args.parts.split(","))
+    for size in (9, 16) if "gen" in parts else ():
         command = _tell(["bench_generate.py", "--sizes", str(size), "--solvers", solver,
                          "--seeds", str(args.seeds)])
         figures: dict[str, list[dict]] = {t.name: [] for t in trees}
@@ -703,19 +707,43 @@ def regress(args, trees):
             note="; ".join(x for x in ["same puzzles" if same else "DIFFERENT PUZZLES", *wrong]
                            if x))))
 
+    if "combination" in parts:
+        out.append(_combination(args, trees, solver, combination_case))
+    if "corpus" in parts:
+        out.append(_corpus(args, trees))
+    if "explain" in parts:
+        with tempfile.TemporaryDirectory(prefix="bench-regress-") as name:
+            records, failed, command = _explained(args, trees, Path(name), ["--per-label", "1"],
+                                                  args.timeout, "explain", rate=False)
+        out.append(show(Figure("regress", "explain benchmark, 9x9 CPU s per puzzle (median of 4)",
+                               command, "s",
+                               {t: _median([r["cpu"] for r in rs]) for t, rs in records.items()},
+                               note="; ".join(f"{n}: {w}" for n, w in failed.items()))))
+    return out
+
+
+def _combination(args, trees: list[Tree], solver: str, combination_case) -> Figure:
+    """bench_combination.py's 5x5 2-colour case on each tree in turn: levels a minute."""
     command = _tell(["bench_combination.py", "--boards", "5x5", "--colours", "2", "--seconds",
                      str(args.combination_seconds), "--solvers", solver])
-    rates: dict[str, list[float]] = {t.name: [] for t in trees}
+    cases: dict[str, list[dict]] = {t.name: [] for t in trees}
     for r in range(args.rounds):
         for t in (trees if r % 2 == 0 else trees[::-1]):
             case = combination_case(t.python, 5, 5, 2, solver, args.combination_seconds, 2, [],
                                     False, env=t.env)
-            rates[t.name].append(case["per_minute"])
-            print(f"  combination 5x5 round {r + 1} {t.name:5} {case['per_minute']:7.1f}/min "
+            cases[t.name].append(case)
+            print(f"  combination 5x5 round {r + 1} {t.name:5} {case['per_minute']:7.1f}/min, "
+                  f"{case['growths']} growths, {case['growth_seconds']} s a growth "
                   f"({case['stopped']})", file=sys.stderr, flush=True)
-    out.append(show(Figure("regress", "Combination 5x5, 2 colours, levels/min", command, "/min",
-                           {t.name: _median(rates[t.name]) for t in trees}, higher=True)))
+    growths = {n: sum(c["growths"] for c in cs) for n, cs in cases.items()}
+    return show(Figure("regress", "Combination 5x5, 2 colours, levels/min", command, "/min",
+                       {t.name: _median([c["per_minute"] for c in cases[t.name]]) for t in trees},
+                       higher=True, note="growths finished: " + ", ".join(
+                           f"{n} {g}" for n, g in growths.items())))
 
+
+def _corpus(args, trees: list[Tree]) -> Figure:
+    """bench_corpus.py throughput on the pinned local pool, each tree in turn."""
     corpus = ["throughput", "--cases", "pinned", "--count", str(args.corpus_count),
               "--rounds", "1"]
     command = _tell(trees[0].script("bench_corpus.py", *corpus))
@@ -727,19 +755,10 @@ def regress(args, trees):
         found = re.search(r"^local pool, 2 workers \(pinned\)\s+(\d+)", run.out, re.M)
         return float(found.group(1)) if run.ok and found else None
 
-    out.append(show(Figure(
+    return show(Figure(
         "regress", "bench_corpus throughput, pinned pool, distinct/min", command, "/min",
         {t.name: _median([x for x in map(per_minute, runs[t.name]) if x is not None])
-         for t in trees}, higher=True, note=_failures(runs))))
-
-    with tempfile.TemporaryDirectory(prefix="bench-regress-") as name:
-        records, failed, command = _explained(args, trees, Path(name), ["--per-label", "1"],
-                                              args.timeout, "explain", rate=False)
-    out.append(show(Figure("regress", "explain benchmark, 9x9 CPU s per puzzle (median of 4)",
-                           command, "s",
-                           {t: _median([r["cpu"] for r in rs]) for t, rs in records.items()},
-                           note="; ".join(f"{n}: {w}" for n, w in failed.items()))))
-    return out
+         for t in trees}, higher=True, note=_failures(runs)))
 
 
 # -- the command line ---------------------------------------------------------------------------
