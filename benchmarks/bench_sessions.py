@@ -36,6 +36,7 @@ import contextlib
 import json
 import os
 import re
+import resource
 import signal
 import statistics
 import subprocess
@@ -708,7 +709,7 @@ def regress(args, trees):
                            if x))))
 
     if "combination" in parts:
-        out.append(_combination(args, trees, solver, combination_case))
+        out += _combination(args, trees, solver, combination_case)
     if "corpus" in parts:
         out.append(_corpus(args, trees))
     if "explain" in parts:
@@ -722,24 +723,34 @@ def regress(args, trees):
     return out
 
 
-def _combination(args, trees: list[Tree], solver: str, combination_case) -> Figure:
+def _combination(args, trees: list[Tree], solver: str, combination_case) -> list[Figure]:
     """bench_combination.py's 5x5 2-colour case on each tree in turn: levels a minute."""
     command = _tell(["bench_combination.py", "--boards", "5x5", "--colours", "2", "--seconds",
                      str(args.combination_seconds), "--solvers", solver])
     cases: dict[str, list[dict]] = {t.name: [] for t in trees}
     for r in range(args.rounds):
         for t in (trees if r % 2 == 0 else trees[::-1]):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             case = combination_case(t.python, 5, 5, 2, solver, args.combination_seconds, 2, [],
                                     False, env=t.env)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)   # gen, its workers, solvers
+            case["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             cases[t.name].append(case)
             print(f"  combination 5x5 round {r + 1} {t.name:5} {case['per_minute']:7.1f}/min, "
-                  f"{case['growths']} growths, {case['growth_seconds']} s a growth "
-                  f"({case['stopped']})", file=sys.stderr, flush=True)
+                  f"{case['distinct']} levels in {case['cpu']:.0f} s of CPU, {case['growths']} "
+                  f"growths ({case['stopped']})", file=sys.stderr, flush=True)
     growths = {n: sum(c["growths"] for c in cs) for n, cs in cases.items()}
-    return show(Figure("regress", "Combination 5x5, 2 colours, levels/min", command, "/min",
-                       {t.name: _median([c["per_minute"] for c in cases[t.name]]) for t in trees},
-                       higher=True, note="growths finished: " + ", ".join(
-                           f"{n} {g}" for n, g in growths.items())))
+    note = "growths finished: " + ", ".join(f"{n} {g}" for n, g in growths.items())
+    out = [show(Figure("regress", "Combination 5x5, 2 colours, levels/min (wall)", command,
+                       "/min", {t.name: _median([c["per_minute"] for c in cases[t.name]])
+                                for t in trees}, higher=True, note=note))]
+    levels = {n: sum(c["distinct"] for c in cs) for n, cs in cases.items()}
+    cpu = {n: sum(c["cpu"] for c in cs) for n, cs in cases.items()}
+    out.append(show(Figure("regress", "Combination 5x5, 2 colours, levels per CPU minute",
+                           command, "/CPU min",
+                           {t.name: 60 * levels[t.name] / cpu[t.name] if cpu[t.name] else None
+                            for t in trees}, higher=True)))
+    return out
 
 
 def _corpus(args, trees: list[Tree]) -> Figure:
