@@ -62,7 +62,8 @@ def tidy_fixed(record: dict) -> bool:
 
 
 def run_case(python: str, width: int, height: int, colours: int, solver: str, seconds: float,
-             workers: int, extra: list[str], check_tidy: bool) -> dict:
+             workers: int, extra: list[str], check_tidy: bool,
+             env: dict[str, str] | None = None) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "levels.jsonl"
         cmd = [python, "-c", "from puzzle_engine.cli import main; main()", "gen",
@@ -75,7 +76,7 @@ def run_case(python: str, width: int, height: int, colours: int, solver: str, se
         # SIGINT as the default in the child: a script started in the background by a
         # shell has it ignored, and gen keeps an ignored signal ignored (as under nohup).
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True, cwd=folder, start_new_session=True,
+                                text=True, cwd=folder, start_new_session=True, env=env,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             proc.wait(timeout=seconds)

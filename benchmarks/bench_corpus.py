@@ -27,6 +27,7 @@ Only the standard library, puzzle_engine and (for Dask) distributed are used.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -152,7 +153,8 @@ CASES = ("pinned", "unpinned", "variants", "dask")
 
 def bench_throughput(count: int, rounds: int, variants: int,
                      which: tuple[str, ...] = CASES) -> None:
-    from distributed import LocalCluster
+    if "dask" in which:
+        from distributed import LocalCluster
     unpinned = {"PUZZLE_ENGINE_PIN_WORKERS": "off"}
     cases: dict[str, tuple[list[str], dict[str, str]]] = {
         "local pool, 2 workers (pinned)": (["--workers", "2"], {}),
@@ -166,8 +168,10 @@ def bench_throughput(count: int, rounds: int, variants: int,
     rates: dict[str, list[float]] = {name: [] for name in cases}
     if "dask" in which:
         rates[dask_name] = []
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+    # The cluster only when a case uses it: two Dask worker processes are not free.
+    with (LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                       dashboard_address=None) if "dask" in which
+          else contextlib.nullcontext()) as cluster:
         if "dask" in which:
             cases[dask_name] = (["--executor", "dask", "--scheduler",
                                  cluster.scheduler_address], {})

@@ -15,7 +15,9 @@ only the groups of each step are found, as 'grade --steps' does.
 
 Columns: median and worst seconds per puzzle, wall clock and CPU (this process: on a
 machine shared with other work, CPU seconds are what the explainer itself costs), and the
-median of steps and solver checks, and the largest reason size met. Only the standard library and puzzle_engine are used.
+median of steps and solver checks, and the largest reason size met. With --rate each
+puzzle is also rated (the step rating's own path, as 'puzzle-engine explain' does:
+puzzle_engine.explain.rating.rated_path), inside the timed part. Only the standard library and puzzle_engine are used.
 """
 from __future__ import annotations
 
@@ -59,6 +61,8 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write every puzzle's figures here")
     ap.add_argument("--puzzle", choices=("sudoku", "fillomino"), default="sudoku")
     ap.add_argument("--sizes", default="5,7,9", help="fillomino: the sides of the boards")
+    ap.add_argument("--rate", action="store_true",
+                    help="explain and rate each puzzle, as 'puzzle-engine explain' does")
     args = ap.parse_args()
     from puzzle_engine.engine import Engine
     from puzzle_engine.explain import Explainer
@@ -76,12 +80,16 @@ def main() -> None:
         parsed = sudoku.parse(raw, text)
         start, cpu = time.perf_counter(), time.process_time()
         ex = Explainer(engine, sudoku, parsed.params, parsed.instance)
-        out = ex.run(reasons=not args.no_reasons)
+        if args.rate:
+            from puzzle_engine.explain.rating import rated_path
+            out, _ = rated_path(ex, reasons=not args.no_reasons)
+        else:
+            out = ex.run(reasons=not args.no_reasons)
         seconds = time.perf_counter() - start
         results.append({"label": label, "puzzle": text, "seconds": round(seconds, 3),
                         "cpu": round(time.process_time() - cpu, 3),
                         "steps": len(out.steps), "checks": out.checks, "solved": out.solved,
-                        "largest": max(s.size for s in out.steps)})
+                        "largest": max((s.size for s in out.steps), default=0)})
         print(f"{label} {seconds:.1f}s ({results[-1]['cpu']:.1f}s CPU) {len(out.steps)} steps",
               flush=True)
     print(f"\n{platform.machine()}, nproc {os.cpu_count()}, load average "

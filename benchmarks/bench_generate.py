@@ -161,22 +161,26 @@ def _top(prof: cProfile.Profile, n: int) -> list[str]:
 
 def run_case(puzzle: str, size: int, solver: str, seed: int, target: int | None, batch: int,
              probes: int, optimise: bool, timeout: float | None, profile: int = 0,
-             python: str = sys.executable) -> dict:
+             python: str = sys.executable, env: dict[str, str] | None = None) -> dict:
     """Run one case in a fresh subprocess (its own process group, so that a time-out
-    kills the solver too). ``python`` is the interpreter of the case: another revision's
-    virtual environment runs this same script on that revision's engine (``--against``)."""
+    or Ctrl-C kills the solver too). ``python`` is the interpreter of the case: another
+    revision's virtual environment runs this same script on that revision's engine
+    (``--against``); ``env``, the case's environment (another tree on PYTHONPATH)."""
     case = {"puzzle": puzzle, "size": size, "target": target, "solver": solver, "seed": seed}
     t0 = time.perf_counter()
     proc = subprocess.Popen([python, str(Path(__file__).resolve()), "--one",
                              f"{puzzle},{size},{solver},{seed},{target or 0},{batch},{probes},{int(optimise)},"
                              f"{profile}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         kill_group(proc)
         return {**case, "status": "timeout", "process_wall": time.perf_counter() - t0}
+    except BaseException:   # Ctrl-C: the case's own session does not get it, so stop it here
+        kill_group(proc)
+        raise
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         lines = [ln for ln in err.strip().splitlines() if ln.strip()]

@@ -42,14 +42,20 @@ class Skip(Exception):
     """A puzzle the brute force does not try (unbounded, too large, not recorded)."""
 
 
+def extract(git_dir: Path, tmp: Path, *paths: str) -> Path:
+    """The HEAD tree of a bare git directory (only ``paths`` when given) written into
+    ``tmp``; ``tmp``."""
+    archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "HEAD", *paths],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+    return tmp
+
+
 def spec_folder(snapshot: Path, tmp: Path) -> Path:
     if (snapshot / "specs").is_dir():
         return snapshot / "specs"
     if (snapshot / "HEAD").is_file() and (snapshot / "objects").is_dir():  # a bare git dir
-        archive = subprocess.run(["git", "--git-dir", str(snapshot), "archive", "HEAD", "specs"],
-                                 capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
-        return tmp / "specs"
+        return extract(snapshot, tmp, "specs") / "specs"
     return snapshot
 
 

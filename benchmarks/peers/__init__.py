@@ -135,6 +135,10 @@ class SgtSolo(Peer):
         r, c = _box(size)
         return [self.binary, "--generate", "1", f"{c}x{r}{self.options}#{seed}"]
 
+    def command_many(self, size: int, seed: int, count: int) -> list[str]:
+        r, c = _box(size)
+        return [self.binary, "--generate", str(count), f"{c}x{r}{self.options}#{seed}"]
+
     def parse(self, size: int, out: str) -> dict:
         givens, squares = _count_desc(out.strip().split(":", 1)[-1], separators="_")
         return {"givens": givens if squares == size * size else None}
@@ -180,6 +184,9 @@ class QQWing(Peer):
 
     def command(self, size: int, seed: int, target: int | None) -> list[str]:
         return ["qqwing", "--generate", "1", "--one-line"]   # no seed option: clock-seeded
+
+    def command_many(self, size: int, seed: int, count: int) -> list[str]:
+        return ["qqwing", "--generate", str(count), "--one-line"]
 
     def parse(self, size: int, out: str) -> dict:
         line = out.strip().splitlines()[0] if out.strip() else ""
