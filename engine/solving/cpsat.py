@@ -56,10 +56,13 @@ class Output:
 class Translation:
     """A CP-SAT model built from FlatZinc items, with what is needed to print solutions."""
 
-    def __init__(self, items: list[Item]):
+    def __init__(self, items: list[Item], model: Any = None):
+        """``model``: the model to add to, by default OR-Tools' ``cp_model.CpModel``; the
+        runner and the sessions pass ``cpsat_api.Model()``, which spares the process
+        the import of numpy and pandas."""
         from . import cpsat_api
         self.api = cpsat_api
-        self.model = cpsat_api.Model()
+        self.model = model if model is not None else self.cp.CpModel()
         self.env: dict[str, Any] = {}
         self.outputs: list[Output] = []
         self.objective: Any = None
@@ -582,7 +585,8 @@ def add_search(t: Translation, model, solver) -> None:
 
 def solve(text: str, opts: Options) -> str:
     """Run FlatZinc ``text`` and return what a FlatZinc solver prints."""
-    t = Translation(parse(text))
+    from . import cpsat_api
+    t = Translation(parse(text), cpsat_api.Model())
     api = t.api
     model = t.model
     if t.goal != "satisfy":

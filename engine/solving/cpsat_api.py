@@ -1,13 +1,13 @@
 """CP-SAT's model and solver on OR-Tools' compiled helper alone, without ``cp_model``.
 
 ``ortools.sat.python.cp_model`` imports numpy and pandas at its top (for its Series
-API, which nothing here uses): about 0.85 s of CPU per process, more than a whole
-Polyomino Math command may cost (docs/performance.md). Its ``CpModel`` and ``CpSolver``
-are thin layers over ``cp_model_helper`` (the C++ model builder, the solve wrapper); this
-module is the same thin layer, for the methods the FlatZinc translation and the sessions
-call, on the same helper (0.15 s to import). Any other ``CpModel`` method is borrowed
-from ``cp_model`` on first use (importing it then), so code written for ``CpModel`` runs
-on a ``Model`` unchanged.
+API, which nothing here uses), and its ``CpModel`` (the helper's ``CpBaseModel``) imports
+numpy when made: 0.85 s of CPU per process, more than a whole Polyomino Math command may
+cost (docs/performance.md). ``Model`` here writes the model's proto (the helper's
+``CpModelProto``) directly, for the ``CpModel`` methods the FlatZinc translation and the
+sessions call, with the helper's variables and linear expressions; ``Solver`` is
+``CpSolver``'s solve, stop and read on the helper's solve wrapper. Importing this costs
+0.15 s. (The explainer, which needs more of ``CpModel``, keeps ``cp_model``.)
 """
 from __future__ import annotations
 
@@ -37,110 +37,197 @@ def _flat(args: tuple) -> list:
     return list(args)
 
 
-class Model(cmh.CpBaseModel):
-    """A CP-SAT model: ``cp_model.CpModel``'s methods, on the compiled helper."""
+class Constraint:
+    """A constraint just added: ``only_enforce_if`` puts it under literals."""
 
-    def __init__(self, proto: Any = None) -> None:
-        cmh.CpBaseModel.__init__(self, proto)
+    __slots__ = ("_model", "_index")
 
-    @property
-    def proto(self):
-        return self.model_proto
+    def __init__(self, model: Model, index: int):
+        self._model, self._index = model, index
+
+    def only_enforce_if(self, *lits) -> Constraint:
+        model = self._model
+        got = [model.literal(lit) for lit in _flat(lits) if lit is not True]
+        model.proto.constraints[self._index].enforcement_literal.extend(got)
+        return self
+
+    def index(self) -> int:
+        return self._index
+
+
+class Model:
+    """A CP-SAT model: ``cp_model.CpModel``'s methods that the FlatZinc translation and
+    the sessions call, writing the model's proto directly."""
+
+    def __init__(self) -> None:
+        self.proto = cmh.CpModelProto()
+        self._constants: dict[int, Any] = {}
 
     def Proto(self):  # noqa: N802 - CpModel's name
-        return self.model_proto
+        return self.proto
 
     def clone(self) -> Model:
-        """A copy to add to (variables keep their indices)."""
+        """A copy to add to: the same variables (by index), constraints and constants."""
         copy = Model()
-        copy.model_proto.copy_from(self.model_proto)
-        copy.rebuild_constant_map()
+        copy.proto.copy_from(self.proto)
+        copy._constants = dict(self._constants)
         return copy
 
     # variables
-    def new_int_var(self, lb: int, ub: int, name: str):
-        return cmh.IntVar(self.model_proto).with_name(name).with_domain(Domain(lb, ub))
-
     def new_int_var_from_domain(self, domain: Domain, name: str):
-        return cmh.IntVar(self.model_proto).with_name(name).with_domain(domain)
+        return cmh.IntVar(self.proto).with_name(name).with_domain(domain)
+
+    def new_int_var(self, lb: int, ub: int, name: str):
+        return self.new_int_var_from_domain(Domain(lb, ub), name)
 
     def new_bool_var(self, name: str):
-        return cmh.IntVar(self.model_proto).with_name(name).with_domain(Domain(0, 1))
+        return self.new_int_var_from_domain(Domain(0, 1), name)
 
     def new_constant(self, value: int):
-        return cmh.IntVar(self.model_proto, self.get_or_make_index_from_constant(int(value)))
+        value = int(value)
+        var = self._constants.get(value)
+        if var is None:
+            var = self._constants[value] = self.new_int_var(value, value, "")
+        return var
+
+    def literal(self, lit: Any) -> int:
+        """A literal's index in the proto (a bool or 0/1 is the fixed literal)."""
+        if isinstance(lit, (bool, int)):
+            one = self.new_constant(1).index
+            return one if lit else -one - 1
+        return lit.index
+
+    get_or_make_boolean_index = literal
+
+    def _expr(self, out: Any, e: Any) -> None:
+        """Write the affine or linear expression ``e`` into the proto message ``out``."""
+        if isinstance(e, (bool, int)):
+            out.offset = int(e)
+            return
+        flat = cmh.FlatIntExpr(e)
+        out.vars.extend([v.index for v in flat.vars])
+        out.coeffs.extend(flat.coeffs)
+        out.offset = flat.offset
+
+    def _add(self):
+        index = len(self.proto.constraints)
+        return Constraint(self, index), self.proto.constraints.add()
 
     # constraints
-    def add(self, ct: Any):
-        if isinstance(ct, cmh.BoundedLinearExpression):
-            return self._add_bounded_linear_expression(ct)
+    def add(self, ct: Any) -> Constraint:
         if isinstance(ct, bool):
             return self.add_bool_or([True] if ct else [])
-        raise TypeError(f"not supported: Model.add({type(ct).__name__!r})")
+        if not isinstance(ct, cmh.BoundedLinearExpression):
+            raise TypeError(f"not supported: Model.add({type(ct).__name__!r})")
+        offset, indices, coeffs = ct.offset, [], []
+        for v, c in zip(ct.vars, ct.coeffs):
+            if v.index < 0:  # a negated literal: c * (1 - x)
+                offset += c
+                indices.append(-v.index - 1)
+                coeffs.append(-c)
+            else:
+                indices.append(v.index)
+                coeffs.append(c)
+        bounds = ct.bounds
+        if not indices:  # a constant relation: true, or false unless not enforced
+            return self.add_bool_and([]) if bounds.contains(offset) else self.add_bool_or([])
+        if offset:
+            bounds = bounds.addition_with(Domain(-offset, -offset))
+        handle, proto = self._add()
+        linear = proto.linear
+        linear.vars.extend(indices)
+        linear.coeffs.extend(coeffs)
+        linear.domain.extend(bounds.flattened_intervals())
+        return handle
 
-    def add_linear_expression_in_domain(self, expr: Any, domain: Domain):
-        if isinstance(expr, int):
-            return self.add_bool_and([]) if domain.contains(expr) else self.add_bool_or([])
-        return self._add_bounded_linear_expression(cmh.BoundedLinearExpression(expr, domain))
+    def add_linear_expression_in_domain(self, expr: Any, domain: Domain) -> Constraint:
+        if isinstance(expr, (bool, int)):
+            return self.add_bool_and([]) if domain.contains(int(expr)) else self.add_bool_or([])
+        return self.add(cmh.BoundedLinearExpression(expr, domain))
 
-    def add_bool_or(self, *lits):
-        return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.bool_or, *lits)
+    def _bools(self, field: str, lits: tuple) -> Constraint:
+        handle, proto = self._add()
+        getattr(proto, field).literals.extend([self.literal(x) for x in _flat(lits)])
+        return handle
 
-    def add_bool_and(self, *lits):
-        return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.bool_and, *lits)
+    def add_bool_or(self, *lits) -> Constraint:
+        return self._bools("bool_or", lits)
 
-    def add_bool_xor(self, *lits):
-        return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.bool_xor, *lits)
+    def add_bool_and(self, *lits) -> Constraint:
+        return self._bools("bool_and", lits)
 
-    def add_exactly_one(self, *lits):
-        return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.exactly_one, *lits)
+    def add_bool_xor(self, *lits) -> Constraint:
+        return self._bools("bool_xor", lits)
 
-    def add_at_most_one(self, *lits):
-        return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.at_most_one, *lits)
+    def add_exactly_one(self, *lits) -> Constraint:
+        return self._bools("exactly_one", lits)
 
-    def add_implication(self, a: Any, b: Any):
+    def add_at_most_one(self, *lits) -> Constraint:
+        return self._bools("at_most_one", lits)
+
+    def add_implication(self, a: Any, b: Any) -> Constraint:
         return self.add_bool_or([b]).only_enforce_if(a)
 
-    def add_all_different(self, *exprs):
-        return self._add_all_different(*exprs)
+    def add_all_different(self, *exprs) -> Constraint:
+        handle, proto = self._add()
+        alldiff = proto.all_diff
+        for e in _flat(exprs):
+            self._expr(alldiff.exprs.add(), e)
+        return handle
 
-    def add_element(self, index: Any, exprs: Any, target: Any):
+    def add_element(self, index: Any, exprs: Any, target: Any) -> Constraint:
         exprs = list(exprs)
         if not exprs:
             raise ValueError("add_element expects a non-empty expressions array")
         if isinstance(index, int):
             return self.add(exprs[index] == target)
-        return self._add_element(index, exprs, target)
+        handle, proto = self._add()
+        element = proto.element
+        self._expr(element.linear_index, index)
+        self._expr(element.linear_target, target)
+        for e in exprs:
+            self._expr(element.exprs.add(), e)
+        return handle
 
-    def add_allowed_assignments(self, exprs: Any, tuples: Any):
+    def add_allowed_assignments(self, exprs: Any, tuples: Any) -> Constraint:
         exprs = list(exprs)
         if not exprs:
             raise ValueError("add_allowed_assignments expects a non-empty expressions array")
-        return self._add_table(exprs, tuples, False)
+        handle, proto = self._add()
+        table = proto.table
+        for e in exprs:
+            self._expr(table.exprs.add(), e)
+        for row in tuples:
+            if len(row) != len(exprs):
+                raise TypeError(f"a tuple of {len(row)} values for {len(exprs)} expressions")
+            table.values.extend([int(v) for v in row])
+        return handle
 
-    def add_min_equality(self, target: Any, *exprs):
-        return self._add_linear_argument_constraint(cmh.LinearArgumentConstraint.min, target,
-                                                    *exprs)
+    def _arguments(self, field: str, target: Any, exprs: list) -> Constraint:
+        handle, proto = self._add()
+        message = getattr(proto, field)
+        self._expr(message.target, target)
+        for e in exprs:
+            self._expr(message.exprs.add(), e)
+        return handle
 
-    def add_max_equality(self, target: Any, *exprs):
-        return self._add_linear_argument_constraint(cmh.LinearArgumentConstraint.max, target,
-                                                    *exprs)
+    def add_max_equality(self, target: Any, *exprs) -> Constraint:
+        return self._arguments("lin_max", target, _flat(exprs))
 
-    def add_abs_equality(self, target: Any, expr: Any):
-        return self._add_linear_argument_constraint(cmh.LinearArgumentConstraint.max, target,
-                                                    [expr, -expr])
+    def add_min_equality(self, target: Any, *exprs) -> Constraint:
+        return self._arguments("lin_max", -target, [-e for e in _flat(exprs)])
 
-    def add_division_equality(self, target: Any, num: Any, denom: Any):
-        return self._add_linear_argument_constraint(cmh.LinearArgumentConstraint.div, target,
-                                                    [num, denom])
+    def add_abs_equality(self, target: Any, expr: Any) -> Constraint:
+        return self._arguments("lin_max", target, [expr, -expr])
 
-    def add_modulo_equality(self, target: Any, expr: Any, mod: Any):
-        return self._add_linear_argument_constraint(cmh.LinearArgumentConstraint.mod, target,
-                                                    [expr, mod])
+    def add_division_equality(self, target: Any, num: Any, denom: Any) -> Constraint:
+        return self._arguments("int_div", target, [num, denom])
 
-    def add_multiplication_equality(self, target: Any, *exprs):
-        return self._add_linear_argument_constraint(cmh.LinearArgumentConstraint.prod, target,
-                                                    *exprs)
+    def add_modulo_equality(self, target: Any, expr: Any, mod: Any) -> Constraint:
+        return self._arguments("int_mod", target, [expr, mod])
+
+    def add_multiplication_equality(self, target: Any, *exprs) -> Constraint:
+        return self._arguments("int_prod", target, _flat(exprs))
 
     # objective, search, assumptions
     def minimize(self, obj: Any) -> None:
@@ -150,61 +237,45 @@ class Model(cmh.CpBaseModel):
         self._set_objective(obj, True)
 
     def clear_objective(self) -> None:
-        self.model_proto.clear_objective()
-        self.model_proto.clear_floating_point_objective()
+        self.proto.clear_objective()
+        self.proto.clear_floating_point_objective()
 
     def _set_objective(self, obj: Any, maximize: bool) -> None:
         self.clear_objective()
-        objective = self.model_proto.objective
-        if isinstance(obj, bool) or isinstance(obj, int):
+        objective = self.proto.objective
+        if isinstance(obj, (bool, int)):
             objective.offset = int(obj)
             objective.scaling_factor = 1.0
             return
         flat = cmh.FlatIntExpr(obj)
         sign = -1 if maximize else 1
-        for var in flat.vars:
-            objective.vars.append(var.index)
-        for c in flat.coeffs:
-            objective.coeffs.append(sign * c)
+        objective.vars.extend([v.index for v in flat.vars])
+        objective.coeffs.extend([sign * c for c in flat.coeffs])
         objective.offset = sign * flat.offset
         objective.scaling_factor = float(sign)
 
     def add_decision_strategy(self, variables: Any, var_strategy: Any, value_strategy: Any) -> None:
-        strategy = self.model_proto.search_strategy.add()
+        strategy = self.proto.search_strategy.add()
         for v in variables:
             expr = strategy.exprs.add()
             if v.index >= 0:
                 expr.vars.append(v.index)
                 expr.coeffs.append(1)
             else:
-                expr.vars.append(self.negated(v.index))
+                expr.vars.append(-v.index - 1)
                 expr.coeffs.append(-1)
                 expr.offset = 1
         strategy.variable_selection_strategy = var_strategy
         strategy.domain_reduction_strategy = value_strategy
 
-    def negated(self, index: int) -> int:
-        return -index - 1
-
     def add_assumptions(self, lits: Any) -> None:
-        for lit in lits:
-            self.model_proto.assumptions.append(self.get_or_make_boolean_index(lit))
+        self.proto.assumptions.extend([self.literal(x) for x in lits])
 
     def clear_assumptions(self) -> None:
-        self.model_proto.assumptions.clear()
+        self.proto.assumptions.clear()
 
     def validate(self) -> str:
-        return cmh.CpSatHelper.validate_model(self.model_proto)
-
-    def __getattr__(self, name: str) -> Any:
-        """Any other ``CpModel`` method (importing ``cp_model`` once)."""
-        if name.startswith("__"):
-            raise AttributeError(name)
-        from ortools.sat.python import cp_model
-        method = getattr(cp_model.CpModel, name, None)
-        if method is None or not callable(method):
-            raise AttributeError(name)
-        return method.__get__(self)
+        return cmh.CpSatHelper.validate_model(self.proto)
 
 
 class Callback(cmh.SolutionCallback):

@@ -25,6 +25,7 @@ from .. import processes
 from ..errors import ModelError, SolverError
 from ..types import Board, Status
 from .compiled import FlatModel
+from . import cpsat_api
 from .cpsat import Output, Translation, add_search, configure, run_interruptibly
 from .flatzinc import FznError
 from .results import Run, SolveResult
@@ -60,7 +61,7 @@ class CpsatSession:
         self.failed = flat.failed
         self._ptype = flat.ptype
         try:
-            self._t = t = Translation(flat.items)
+            self._t = t = Translation(flat.items, cpsat_api.Model())
         except FznError as exc:
             raise SolverError(f"CP-SAT failed on puzzle '{flat.ptype}': {exc}") from None
         self._api = t.api
