@@ -31,9 +31,9 @@ from .flatzinc import FznError
 from .results import Run, SolveResult
 
 #: Deterministic time (CP-SAT's unit) a question may use per second of ``--time-limit``.
-#: About one unit a second on the machines measured (docs/solvers.md);
+#: CP-SAT did 0.3 to 0.4 units a CPU second on the 2-core machine measured (docs/solvers.md);
 #: ``PUZZLE_ENGINE_CPSAT_WORK`` overrides it.
-WORK_PER_SECOND = 1.0
+WORK_PER_SECOND = 0.4
 WORK_ENV = "PUZZLE_ENGINE_CPSAT_WORK"
 #: The wall time limit, a safety for a loaded machine: this many times ``--time-limit``.
 WALL_SAFETY = 3.0
