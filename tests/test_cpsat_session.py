@@ -271,3 +271,21 @@ def test_cp_sat_session_answers_whole_solves(host):
             session.outputs(1, "maximize")
     finally:
         engine.close()
+
+
+def test_a_model_without_data_compiles_and_solves(host):
+    """MiniZinc 2.6 cannot read an empty JSON object: a model with no data is flattened
+    without a data file (a session's compile, and a whole solve on CP-SAT)."""
+    from puzzle_engine import PuzzleType
+    ptype = type("NoData", (PuzzleType,), {
+        "name": "no-data", "decision": "x",
+        "models": ("array[1..3] of var 1..3: x :: add_to_output;\n"
+                   "constraint x[1] < x[2] /\\ x[2] < x[3];\nsolve satisfy;\n",)})()
+    for solver in ("gecode", "cp-sat"):
+        engine = Engine(host, Backend(solver))
+        try:
+            assert engine.compiled(ptype, {}).run((0, 0, 0), solution=True).first == (1, 2, 3)
+            result, raw = engine.backend.solve(ptype, {}, 0)
+            assert result.status == Status.ALL and raw == [{"x": [1, 2, 3]}]
+        finally:
+            engine.close()

@@ -110,7 +110,7 @@ class Backend:
         if ptype.objective is not None:  # the type's model has no solve item
             extra = [*extra, f"solve {goal} {ptype.objective};" if optimising
                      else "solve satisfy;"]
-        if self.info.id in IN_PROCESS:
+        if self.info.id in IN_PROCESS and ptype.decision:
             json_data = _json_data(data)
             done = None if json_data is None else \
                 self._solve_in_process(ptype, json_data, nr_solutions, extra, optimising)
