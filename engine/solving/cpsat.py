@@ -7,14 +7,15 @@ solver library ``models_mzn/cpsat`` declares them; MiniZinc decomposes the other
 into builtins). Floats and set variables are not supported: a model that uses them gets a
 one-line error naming the line.
 
-It runs two ways, with the same code and the same output (the FlatZinc output format):
+The engine asks CP-SAT its questions in a session (``cpsat_session``), which translates a
+flattened model with ``Translation`` once. This module also runs a FlatZinc file, with the
+same translation and the FlatZinc output format:
 
 * as a MiniZinc solver: ``register()`` writes a solver configuration (``.msc``) and a
   wrapper script that runs ``python -m puzzle_engine.solving.cpsat``, and puts their directory on
-  ``MZN_SOLVER_PATH``, so ``minizinc --solver cp-sat`` (and the engine's full solves) find
-  it like any other solver;
-* in-process (``run_file``), which the backend uses for every compiled-model run: starting
-  Python and importing OR-Tools takes about half a second, longer than most checks.
+  ``MZN_SOLVER_PATH``, so ``minizinc --solver cp-sat`` (and whole solves through
+  minizinc-python, for a model CP-SAT's session cannot answer) find it like any other solver;
+* in-process (``run_file``), for a ``ProcessSession`` made on CP-SAT.
 
 Flags, as for other FlatZinc solvers: ``-a`` (all solutions; every improving one when
 optimising), ``-n N``, ``-f`` (free search: CP-SAT's own search instead of the model's
