@@ -36,7 +36,8 @@ def ok(proc, code=0):
 @pytest.fixture(scope="module")
 def combo(host):
     engines = {"gecode": Engine(host, Backend("gecode")),
-               "chuffed": Engine(host, Backend("chuffed"))}
+               "chuffed": Engine(host, Backend("chuffed")),
+               "cp-sat": Engine(host, Backend("cp-sat"))}  # in-process session, arrays
     try:
         yield host.get_type(NAME), engines
     finally:
@@ -86,7 +87,7 @@ RULES = [
 
 
 @pytest.mark.parametrize("pieces, board, expected", RULES)
-@pytest.mark.parametrize("solver", ["gecode", "chuffed"])
+@pytest.mark.parametrize("solver", ["gecode", "chuffed", "cp-sat"])
 def test_rules_match_brute_force(combo, solver, pieces, board, expected):
     """The model's placements are the brute-force placements, one per class of swapped
     colours, on both solvers, whole and split."""

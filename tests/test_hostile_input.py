@@ -336,6 +336,10 @@ ENV_ROWS = [
     pytest.param({"PUZZLE_ENGINE_PLUGINS": "nosuch"}, ["gen", "sudoku"],
                  ["unknown puzzle 'sudoku'"], marks=pytest.mark.fast),
     ({"PUZZLE_ENGINE_SOLVER": "gecode\udcff"}, ["gen", "sudoku"], ["is not installed"]),
+    # -- round 4: CP-SAT sessions (the deterministic-time budget per second of --time-limit)
+    ({"PUZZLE_ENGINE_CPSAT_WORK": "many"}, ["gen", "sudoku", "--size", "4", "--solver", "cp-sat",
+                                            "--time-limit", "5"],
+     ["bad PUZZLE_ENGINE_CPSAT_WORK 'many': expected a positive number"]),
 ]
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from .. import processes
 from ..errors import ModelError, SolverError
 from ..types import Status
-from . import cpsat
+from . import cpsat, flatzinc
 from .compiled import FlatModel, flatten, model_error, model_files
 from .discovery import default_check_flags, find_solver, minizinc_binary
 from .process import ProcessSession
@@ -33,6 +33,14 @@ from .session import Session
 #: The back ends that answer a session's questions in this process, by solver id: each
 #: opens its session on a flattened model. Any other solver gets a ``ProcessSession``.
 IN_PROCESS: dict[str, Callable[[Backend, FlatModel], Session]] = {}
+
+
+def _cpsat_session(backend: Backend, flat: FlatModel) -> Session:
+    from .cpsat_session import CpsatSession  # (imports OR-Tools: only when used)
+    return CpsatSession(backend, flat)
+
+
+IN_PROCESS[cpsat.SOLVER_ID] = _cpsat_session
 
 
 class Backend:
@@ -90,7 +98,24 @@ class Backend:
         :param goal: for a type that declares an ``objective``, ``"satisfy"`` drops it;
             by default the type's ``sense`` (``maximize``/``minimize``) is solved, and
             the status is ``OPTIMAL`` once the optimum is proven.
+
+        A back end that solves in this process (``IN_PROCESS``, with ``outputs``) solves
+        the model flattened through the FlatZinc cache, in a session: no ``minizinc``
+        process once the compile is cached. The others run through minizinc-python.
         """
+        goal = goal or (ptype.sense if ptype.objective else None)
+        if goal not in (None, *GOALS):
+            raise ValueError(f"goal {goal!r}")
+        optimising = ptype.objective is not None and goal != "satisfy"
+        if ptype.objective is not None:  # the type's model has no solve item
+            extra = [*extra, f"solve {goal} {ptype.objective};" if optimising
+                     else "solve satisfy;"]
+        if self.info.id in IN_PROCESS and ptype.decision:
+            json_data = _json_data(data)
+            done = None if json_data is None else \
+                self._solve_in_process(ptype, json_data, nr_solutions, extra, optimising)
+            if done is not None:
+                return done
         import minizinc
         from minizinc.error import MiniZincError, MiniZincWarning
 
@@ -103,13 +128,6 @@ class Backend:
                                 "|all_different_int. was deprecated|model inconsistency detected)",
                                 category=MiniZincWarning)
         self.count_call()
-        goal = goal or (ptype.sense if ptype.objective else None)
-        if goal not in (None, *GOALS):
-            raise ValueError(f"goal {goal!r}")
-        optimising = ptype.objective is not None and goal != "satisfy"
-        if ptype.objective is not None:  # the type's model has no solve item
-            extra = [*extra, f"solve {goal} {ptype.objective};" if optimising
-                     else "solve satisfy;"]
         folder = processes.temp_dir()
         files, labels = model_files(ptype, extra, Path(folder.name))
         try:
@@ -142,6 +160,26 @@ class Backend:
             raw = raw[-1:]  # the best one
         return SolveResult(status=status, stats=dict(result.statistics), objective=objective), raw
 
+    def _solve_in_process(self, ptype, data: Mapping[str, Any], nr_solutions: int,
+                          extra: Sequence[str], optimising: bool
+                          ) -> tuple[SolveResult, list[dict[str, Any]]] | None:
+        """The whole solve in a session, or None when the FlatZinc does not hold the
+        type's decision array (MiniZinc's output model computes it: only minizinc-python
+        gives it)."""
+        flat = flatten(self.info, ptype, data, extra)
+        if flat.failed:  # the compiler proved it unsatisfiable
+            return SolveResult(Status.UNSAT), []
+        if flatzinc.output_array(flat.declarations, ptype.decision) is None:
+            return None
+        session = IN_PROCESS[self.info.id](self, flat)
+        try:
+            goal = "satisfy"
+            if optimising:
+                goal = next(item.goal for item in flat.items if item.kind == "solve")
+            return session.outputs(nr_solutions, goal)
+        finally:
+            session.close()
+
     # -- compile once, then check many times -------------------------------------------
     def compile(self, ptype, data: Mapping[str, Any], extra: Sequence[str] = (),
                 flags: Sequence[str] = (), cache: bool = True) -> Session:
@@ -152,6 +190,25 @@ class Backend:
         which would only fill the disk."""
         opener = IN_PROCESS.get(self.info.id, ProcessSession)
         return opener(self, flatten(self.info, ptype, data, extra, flags, cache))
+
+
+def _json_data(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``data`` as MiniZinc's JSON data (Python sets as ``{"set": [...]}``), or None when
+    it holds what JSON cannot say (then minizinc-python, which reads more, solves)."""
+    def convert(v: Any) -> Any:
+        if isinstance(v, (set, frozenset, range)):
+            return {"set": sorted(v)}
+        if isinstance(v, (list, tuple)):
+            return [convert(x) for x in v]
+        if isinstance(v, dict):
+            return {str(k): convert(x) for k, x in v.items()}
+        if v is None or isinstance(v, (bool, int, str)):
+            return v
+        raise TypeError(type(v).__name__)
+    try:
+        return {str(k): convert(v) for k, v in data.items()}
+    except TypeError:
+        return None
 
 
 @functools.lru_cache(maxsize=1)

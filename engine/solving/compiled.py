@@ -83,8 +83,10 @@ def flatten(info: SolverInfo, ptype, data: Mapping[str, Any], extra: Sequence[st
         if cached is not None and cached.is_file():
             text, stdout = cached.read_text(), ""
         else:
+            # (MiniZinc 2.6 cannot read an empty JSON object: no data, no data file.)
+            data_file = [str(tmp / "data.json")] if data else []
             proc = processes.run_minizinc([minizinc_binary(), "--solver", info.id,
-                                           *flags, "-c", *files, str(tmp / "data.json"),
+                                           *flags, "-c", *files, *data_file,
                                            "--fzn", str(fzn), "--ozn", os.devnull])
             if proc.returncode != 0:
                 raise ModelError(compile_error(ptype, proc.stderr, labels))

@@ -7,14 +7,15 @@ solver library ``models_mzn/cpsat`` declares them; MiniZinc decomposes the other
 into builtins). Floats and set variables are not supported: a model that uses them gets a
 one-line error naming the line.
 
-It runs two ways, with the same code and the same output (the FlatZinc output format):
+The engine asks CP-SAT its questions in a session (``cpsat_session``), which translates a
+flattened model with ``Translation`` once. This module also runs a FlatZinc file, with the
+same translation and the FlatZinc output format:
 
 * as a MiniZinc solver: ``register()`` writes a solver configuration (``.msc``) and a
   wrapper script that runs ``python -m puzzle_engine.solving.cpsat``, and puts their directory on
-  ``MZN_SOLVER_PATH``, so ``minizinc --solver cp-sat`` (and the engine's full solves) find
-  it like any other solver;
-* in-process (``run_file``), which the backend uses for every compiled-model run: starting
-  Python and importing OR-Tools takes about half a second, longer than most checks.
+  ``MZN_SOLVER_PATH``, so ``minizinc --solver cp-sat`` (and whole solves through
+  minizinc-python, for a model CP-SAT's session cannot answer) find it like any other solver;
+* in-process (``run_file``), for a ``ProcessSession`` made on CP-SAT.
 
 Flags, as for other FlatZinc solvers: ``-a`` (all solutions; every improving one when
 optimising), ``-n N``, ``-f`` (free search: CP-SAT's own search instead of the model's
@@ -56,10 +57,13 @@ class Output:
 class Translation:
     """A CP-SAT model built from FlatZinc items, with what is needed to print solutions."""
 
-    def __init__(self, items: list[Item]):
-        from ortools.sat.python import cp_model
-        self.cp = cp_model
-        self.model = cp_model.CpModel()
+    def __init__(self, items: list[Item], model: Any = None):
+        """``model``: the model to add to, by default OR-Tools' ``cp_model.CpModel``; the
+        runner and the sessions pass ``cpsat_api.Model()``, which spares the process
+        the import of numpy and pandas."""
+        from . import cpsat_api
+        self.api = cpsat_api
+        self.model = model if model is not None else self.cp.CpModel()
         self.env: dict[str, Any] = {}
         self.outputs: list[Output] = []
         self.objective: Any = None
@@ -76,6 +80,12 @@ class Translation:
             except (KeyError, IndexError, TypeError, ValueError) as exc:
                 raise FznError(f"line {item.line}: cannot translate '{item.name or item.kind}' "
                                f"({type(exc).__name__}: {exc})") from None
+
+    @property
+    def cp(self):
+        """OR-Tools' ``cp_model`` (imported on first use: numpy and pandas come with it)."""
+        from ortools.sat.python import cp_model
+        return cp_model
 
     # values
     def true(self):
@@ -149,7 +159,7 @@ class Translation:
     def _domain(self, dom: IntSet):
         if not dom.intervals:
             raise FznError(f"line {self.line}: empty domain")
-        return self.cp.Domain.from_intervals([list(iv) for iv in dom.intervals])
+        return self.api.Domain.from_intervals([list(iv) for iv in dom.intervals])
 
     def _in_domain(self, x: Any, dom: IntSet, enforce: Sequence[Any] = ()) -> None:
         self.model.add_linear_expression_in_domain(x, self._domain(dom)).only_enforce_if(list(enforce))
@@ -325,7 +335,7 @@ def _set_in(t: Translation, args, holds: bool, enforce) -> None:
         return
     dom = t._domain(s) if s.intervals else None
     if not holds:
-        dom = t.cp.Domain.all_values() if dom is None else dom.complement()
+        dom = t.api.Domain.all_values() if dom is None else dom.complement()
     if dom is None:
         t.model.add_bool_or([lit.Not() for lit in enforce])
         return
@@ -356,7 +366,7 @@ def _function(kind: str):
                 if kind == "mod" and lo <= 0:
                     raise FznError(f"line {t.line}: int_mod needs a positive divisor on CP-SAT")
                 nonzero = m.new_int_var_from_domain(
-                    t.cp.Domain(lo, hi).intersection_with(t.cp.Domain.from_values([0]).complement()), "")
+                    t.api.Domain(lo, hi).intersection_with(t.api.Domain.from_values([0]).complement()), "")
                 m.add(nonzero == divisor)
                 divisor = nonzero
             (m.add_division_equality if kind == "div" else m.add_modulo_equality)(
@@ -546,40 +556,55 @@ def run_interruptibly(solver, model, callback=None):
     return result["status"]
 
 
-def solve(text: str, opts: Options) -> str:
-    """Run FlatZinc ``text`` and return what a FlatZinc solver prints."""
-    t = Translation(parse(text))
-    cp = t.cp
-    model = t.model
-    if t.goal != "satisfy":
-        obj = t.objective
-        (model.minimize if t.goal == "minimize" else model.maximize)(obj)
-    solver = cp.CpSolver()
+def configure(solver, workers: int = 1, seed: int = 0) -> None:
+    """The parameters every CP-SAT solve here shares (the file runner's and the
+    sessions')."""
     p = solver.parameters
-    p.num_workers = opts.workers
+    p.num_workers = workers
     # A light presolve: most runs here are many small, similar ones (checks, grading
     # runs), where the full presolve costs more than it saves (measurements in
     # docs/solvers.md).
     p.max_presolve_iterations = 1
     p.symmetry_level = 0
     p.cp_model_probing_level = 0
-    p.random_seed = opts.seed
+    p.random_seed = seed
     # CP-SAT would take Ctrl-C for itself and end the search as if its time were up, so
     # that an interrupt turned into a time-out; the command stops it instead (_run).
     p.catch_sigint_signal = False
-    if opts.time_limit is not None:
-        p.max_time_in_seconds = max(opts.time_limit, 0.001)
-    if t.search and not opts.free:
+
+
+def add_search(t: Translation, model, solver) -> None:
+    """The model's search annotation as CP-SAT's fixed search (when it has one)."""
+    api = t.api
+    if t.search:
         for xs, var_sel, val_sel in t.search:
             model.add_decision_strategy(
-                xs, getattr(cp, _VAR_SEL.get(var_sel, "CHOOSE_FIRST")),
-                getattr(cp, _VAL_SEL.get(val_sel, "SELECT_MIN_VALUE")))
-        p.search_branching = cp.FIXED_SEARCH
+                xs, getattr(api.VAR_SELECTION, _VAR_SEL.get(var_sel, "CHOOSE_FIRST")),
+                getattr(api.VALUE_SELECTION, _VAL_SEL.get(val_sel, "SELECT_MIN_VALUE")))
+        solver.parameters.search_branching = api.FIXED_SEARCH
+
+
+def solve(text: str, opts: Options) -> str:
+    """Run FlatZinc ``text`` and return what a FlatZinc solver prints."""
+    from . import cpsat_api
+    t = Translation(parse(text), cpsat_api.Model())
+    api = t.api
+    model = t.model
+    if t.goal != "satisfy":
+        obj = t.objective
+        (model.minimize if t.goal == "minimize" else model.maximize)(obj)
+    solver = api.Solver()
+    configure(solver, opts.workers, opts.seed)
+    p = solver.parameters
+    if opts.time_limit is not None:
+        p.max_time_in_seconds = max(opts.time_limit, 0.001)
+    if not opts.free:
+        add_search(t, model, solver)
     out: list[str] = []
     enumerate_ = t.goal == "satisfy" and (opts.all_solutions or opts.limit > 1)
     limit = None if opts.all_solutions else opts.limit
 
-    class Printer(cp.CpSolverSolutionCallback):
+    class Printer(api.Callback):
         def __init__(self):
             super().__init__()
             self.count = 0

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..types import Board
-from .results import Run
+from .results import Run, SolveResult
 
 
 @runtime_checkable
@@ -68,3 +68,24 @@ class Session(Protocol):
 
     def close(self) -> None:
         """Release the solver and its files; the session answers nothing after this."""
+
+
+@runtime_checkable
+class WholeSession(Session, Protocol):
+    """A session that also answers whole solves (``Backend.solve``) in this process: an
+    in-process back end implements ``outputs``; a process back end need not (its whole
+    solves go through minizinc-python)."""
+
+    def outputs(self, limit: int = 1, goal: str = "satisfy"
+                ) -> tuple[SolveResult, list[dict[str, Any]]]:
+        """Solve the model as flattened (its own solve item's ``goal``: ``"satisfy"``,
+        ``"minimize"`` or ``"maximize"``) and give each solution's output variables as
+        minizinc-python does: ``{name: value}``, arrays as nested lists, Booleans as bool.
+
+        :param limit: solutions wanted of a satisfaction model (0: all of them; the
+            status is then ``ALL`` when the search finished). An optimisation gives the
+            best solution found: ``OPTIMAL`` when proven, ``SAT`` when the budget ran out;
+            ``SolveResult.objective`` is its objective value.
+        A satisfaction solve stopped by ``limit`` is ``SAT``, one that found every solution
+        ``ALL``, none ``UNSAT``. A budget or time limit exhausted with nothing found is ``UNKNOWN``.
+        """
