@@ -23,7 +23,7 @@ from typing import Any
 from .. import processes
 from ..errors import ModelError, SolverError
 from ..types import Status
-from . import cpsat
+from . import cpsat, sat
 from .compiled import FlatModel, flatten, model_error, model_files
 from .discovery import default_check_flags, find_solver, minizinc_binary
 from .process import ProcessSession
@@ -33,6 +33,14 @@ from .session import Session
 #: The back ends that answer a session's questions in this process, by solver id: each
 #: opens its session on a flattened model. Any other solver gets a ``ProcessSession``.
 IN_PROCESS: dict[str, Callable[[Backend, FlatModel], Session]] = {}
+
+
+def _sat_session(backend: Backend, flat: FlatModel) -> Session:
+    from .sat import SatSession  # (imports python-sat and the encoder: only when used)
+    return SatSession(backend, flat)
+
+
+IN_PROCESS[sat.SOLVER_ID] = _sat_session
 
 
 class Backend:
