@@ -329,6 +329,12 @@ ROWS = [
     (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "/dev/null"],
      ["bad --out /dev/null: not a regular file (the output is written as a new file and "
       "renamed into place)"]),
+    # -- round 4: the SAT back end (a model its encoding refuses; grading, which needs nodes)
+    (["gen", "logic", "--solver", "sat", "--seed", "1"],
+     ["model error in puzzle 'logic'", "the flattened model, line ",
+      "values, too many for the SAT encoding"]),
+    (["grade", "sudoku", PUZZLE, "--solver", "sat"],
+     ["SAT (CaDiCaL) does not report search nodes; grading needs a process back end"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),

@@ -43,15 +43,17 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import processes
 from ..errors import SolverError
 from ..types import Board, Status
 from . import registration
-from .compiled import FlatModel
 from .flatzinc import Call, FznError, Item, decision_names, parse
 from .results import Run, SolveResult
+
+if TYPE_CHECKING:  # (compiled imports discovery, which registers this module)
+    from .compiled import FlatModel
 
 SOLVER_ID = "org.puzzle-engine.sat"
 NAME = "SAT (CaDiCaL)"
@@ -290,7 +292,7 @@ def encode(items: list[Item], ptype: str) -> Core:
     try:
         return Core(items)
     except FznError as exc:
-        raise SolverError(f"{NAME} cannot solve puzzle '{ptype}': flattened model {exc}") from None
+        raise SolverError(f"{NAME} cannot solve puzzle '{ptype}': the flattened model, {exc}") from None
 
 
 class SatSession:
@@ -578,7 +580,9 @@ def run_args(args: Sequence[str]) -> tuple[str, str, int]:
         label = rest[0]
         text = sys.stdin.read() if label == "-" else Path(label).read_text()
         return solve_text(text, opts.all_solutions, opts.limit, opts.time_limit, opts.stats), "", 0
-    except (FznError, OSError) as exc:
+    except FznError as exc:  # (the file is a temporary one MiniZinc wrote: not named)
+        return "", f"Error: the flattened model, {exc}\n", 1
+    except OSError as exc:
         return "", f"Error: {label}: {exc}\n", 1
 
 
