@@ -119,7 +119,7 @@ def test_arrays_fix_another_array_as_gecode_does(host):
 class Pigeons(PuzzleType):
     """n pigeons in n - 1 holes once the last square is given 2: hard for any CDCL solver
     (exponential in resolution); easy with it given 1."""
-    name, decision = "pigeons", "grid"
+    name, decision = "pigeonhole_test", "grid"
     models = ("""
     include "alldifferent.mzn";
     int: n;
@@ -173,7 +173,7 @@ def test_a_session_answers_many_questions_and_is_closed():
 
 
 class Small(PuzzleType):
-    name, decision = "small", "grid"
+    name, decision = "three_cells_test", "grid"
     models = ("""
     int: top;
     array[1..3] of var 1..top: grid;
