@@ -5,6 +5,7 @@ Each model's solutions are enumerated on the CNF (a blocking clause per solution
 output variables) and compared, as a set, with Gecode's (``minizinc --solver gecode -a``):
 the same count, and every decoded solution is one Gecode finds, so it keeps the model."""
 import json
+import random
 import subprocess
 import sys
 from importlib.resources import files
@@ -66,8 +67,11 @@ def compile_sat(sat_lib, tmp_path, models, data=None) -> str:
 
 
 def gecode_solutions(tmp_path, models, data=None) -> set[str]:
-    out = _minizinc("--solver", "gecode", "-a", "--output-mode", "json",
-                    *_inputs(tmp_path, models, data), tmp_path=tmp_path)
+    return _json_blocks(_minizinc("--solver", "gecode", "-a", "--output-mode", "json",
+                                  *_inputs(tmp_path, models, data), tmp_path=tmp_path))
+
+
+def _json_blocks(out: str) -> set[str]:
     found = set()
     for block in out.split("----------"):
         block = block.strip().replace("=====UNSATISFIABLE=====", "").replace("==========", "").strip()
@@ -91,23 +95,56 @@ def blocking(enc: cnf.Encoding, model) -> list[int]:
     return out
 
 
-def sat_solutions(text: str, limit: int = 5000) -> set[str]:
+def fzn_output(enc: cnf.Encoding, values: dict) -> str:
+    """A solution as a FlatZinc solver prints it (what MiniZinc's output stage reads)."""
+    def show(v):
+        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+    def flat(v):
+        return [x for e in v for x in flat(e)] if isinstance(v, list) else [v]
+    lines = []
+    for item in enc.outputs:
+        value = values[item.name]
+        if not item.array:
+            lines.append(f"{item.name} = {show(value)};")
+            continue
+        ann = next(a for a in item.anns if isinstance(a, flatzinc.Call) and a.name == "output_array")
+        dims = ",".join(f"{d.intervals[0][0]}..{d.intervals[-1][1]}" if d.intervals else "1..0"
+                        for d in ann.args[0])
+        body = ",".join(show(x) for x in flat(value))
+        lines.append(f"{item.name} = array{len(ann.args[0])}d({dims},[{body}]);")
+    return "\n".join(lines + ["----------"]) + "\n"
+
+
+def sat_solutions(text: str, limit: int = 5000) -> tuple[cnf.Encoding, list[str]]:
+    """The encoding and every solution, printed as a FlatZinc solver prints them."""
     enc = cnf.Encoding(flatzinc.parse(text))
-    found = set()
+    found = []
     with Cadical195(bootstrap_with=enc.clauses) as solver:
         while solver.solve():
             model = solver.get_model()
-            found.add(json.dumps(enc.output_values(model), sort_keys=True))
+            found.append(fzn_output(enc, enc.output_values(model)))
             assert len(found) <= limit
             clause = blocking(enc, model)
             if not clause:
                 break
             solver.add_clause(clause)
-    return found
+    return enc, found
+
+
+def printed(tmp_path, found: list[str]) -> set[str]:
+    """The solutions through MiniZinc's output stage (the compile's .ozn), as JSON."""
+    proc = subprocess.run(["minizinc", "--ozn-file", str(tmp_path / "model.ozn")],
+                          input="".join(found) + "==========\n", capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return _json_blocks(proc.stdout)
 
 
 def same_solutions(sat_lib, tmp_path, models, data=None, at_least=1) -> int:
-    ours = sat_solutions(compile_sat(sat_lib, tmp_path, models, data))
+    _, found = sat_solutions(compile_sat(sat_lib, tmp_path, models, data))
+    ours = printed(tmp_path, found)
+    assert len(ours) == len(found)
     theirs = gecode_solutions(tmp_path, models, data)
     assert len(ours) == len(theirs) and ours == theirs
     assert len(ours) >= at_least
@@ -153,3 +190,160 @@ def test_sudoku_solutions_are_gecodes(host, engine, sat_lib, tmp_path, size, giv
     models, data = type_model(host, sat_lib, tmp_path, "sudoku", params, board)
     found = same_solutions(sat_lib, tmp_path, models, data, at_least=2)
     assert count is None or found == count
+
+
+# -- builtins a translation can get wrong ----------------------------------------------------------
+ARITHMETIC = """
+include "alldifferent.mzn";
+include "table.mzn";
+array[1..4] of var 0..4: x;
+var -3..3: y;
+var bool: b;
+var bool: c;
+constraint alldifferent([x[1], x[2], x[3]]);
+constraint b <-> (x[1] + 2 * x[2] <= 4);
+constraint c -> (x[3] != x[4]);
+constraint (b xor c) \\/ y = 0;
+constraint y = x[4] - x[1] \\/ y = abs(x[2] - x[3]) - 2;
+constraint x[4] = [3, 1, 4, 1, 0][x[1] + 1] \\/ x[4] = x[2] mod 3;
+constraint y * x[3] >= -4 /\\ min(x[1], x[2]) + max(y, 0) != 3;
+constraint x[3] div 2 + bool2int(b) <= 2;
+constraint not (x[2] in {1, 3}) \\/ c;
+constraint table([x[1], x[2]], [| 0, 1 | 1, 0 | 2, 3 | 3, 2 | 4, 4 | 0, 4 |]);
+solve satisfy;
+"""
+
+# Reified and half-reified linear constraints with negative coefficients and three or
+# more terms (pindakaas), their negations, != on sums, element of variables, Booleans.
+LINEAR = """
+array[1..4] of var -2..3: x;
+array[1..3] of var bool: p;
+var 0..6: s;
+constraint p[1] <-> (2 * x[1] - 3 * x[2] + x[3] <= 1);
+constraint p[2] -> (x[1] - x[2] - x[3] + 2 * x[4] = 2);
+constraint p[3] <-> (x[2] + x[3] + x[4] != 1);
+constraint s = sum(i in 1..4)(bool2int(x[i] > 0)) + bool2int(p[1]);
+constraint x[4] = [x[1], x[2], x[3]][1 + bool2int(p[1]) + bool2int(p[2])];
+constraint (p[1] xor p[2]) \\/ (x[1] >= x[2] /\\ x[3] < x[4]);
+constraint -x[1] + x[4] >= -1 \\/ not p[3];
+constraint s >= 2;
+solve satisfy;
+"""
+
+# Integer functions with negative arguments, a variable divisor, a maximum and minimum
+# over arrays, and sets: set_in and its reification.
+FUNCTIONS = """
+var -4..4: a;
+var -3..3: d;
+var -20..20: q;
+var -20..20: m;
+var 0..16: sq;
+var bool: inside;
+constraint q = a div d /\\ m = a mod d;
+constraint sq = a * a;
+constraint inside <-> (a in {-3, 0, 2, 4});
+constraint max([a, d, q]) >= 1 /\\ min([a, d, m]) <= 0;
+constraint abs(a) + abs(d) != 3 \\/ inside;
+solve satisfy;
+"""
+
+
+@pytest.mark.parametrize("model", [ARITHMETIC, LINEAR, FUNCTIONS],
+                         ids=["arithmetic", "linear", "functions"])
+def test_builtins_give_gecodes_solutions(sat_lib, tmp_path, model):
+    same_solutions(sat_lib, tmp_path, [model], at_least=5)
+
+
+def test_the_library_makes_all_different_and_table_native(sat_lib, tmp_path):
+    text = compile_sat(sat_lib, tmp_path, [ARITHMETIC])
+    names = {item.name for item in flatzinc.parse(text) if item.kind == "constraint"}
+    assert {"fzn_all_different_int", "fzn_table_int"} <= names
+
+
+@pytest.mark.parametrize("text", [". . ./. . .", ". 2 . ./. . . 3/1 . . ./. . 2 ."])
+@pytest.mark.parametrize("implied", [True, False])
+def test_fillomino_solutions_are_gecodes(host, sat_lib, tmp_path, text, implied):
+    """Both forms of the model: with the implied constraints (a solver without learning)
+    and without (one that learns)."""
+    params, board = parsed(host, "fillomino", text)
+    models, data = type_model(host, sat_lib, tmp_path, "fillomino", params, board)
+    data["implied"] = implied
+    same_solutions(sat_lib, tmp_path, models, data, at_least=2)
+
+
+@pytest.mark.parametrize("text", ["1 queen a, 2 rook b, 1 bishop c: ..#../o..../.....",
+                                  "2 rook a, 2 rook b: ..#../#####",
+                                  "1 rook a, 1 bishop b, 1 queen c: ..../.o../...."])
+def test_combination_solutions_are_gecodes(host, sat_lib, tmp_path, text):
+    params, level = parsed(host, "combination", text)
+    models, data = type_model(host, sat_lib, tmp_path, "combination", params, level)
+    same_solutions(sat_lib, tmp_path, models, data)
+
+
+def test_combination_with_open_counts(host, sat_lib, tmp_path):
+    """A count of -1 leaves n[k] a variable (the board flattened once while a level grows)."""
+    params, level = parsed(host, "combination", "1 rook a, 1 rook b: ..../.o../....")
+    models, data = type_model(host, sat_lib, tmp_path, "combination", params, level)
+    data["count"] = [-1, 1]
+    same_solutions(sat_lib, tmp_path, models, data, at_least=3)
+
+
+@pytest.mark.parametrize("text", ["2xI3: 123/321", "I3 3x2: 113/223/223", "I3 L3 2: 1234/4321"])
+def test_polyomino_math_solutions_are_gecodes(host, sat_lib, tmp_path, text):
+    params, board = parsed(host, "polyomino-math", text)
+    models, data = type_model(host, sat_lib, tmp_path, "polyomino-math", params, board)
+    same_solutions(sat_lib, tmp_path, models, data, at_least=2)
+
+
+def test_polyomino_math_optimum_by_order_literals(host, sat_lib, tmp_path):
+    """The objective's order literals, asked as assumptions, find Gecode's optimum."""
+    params, board = parsed(host, "polyomino-math", "I3 L3 2: 1234/4321")
+    models, data = type_model(host, sat_lib, tmp_path, "polyomino-math", params, board)
+    models.append("solve maximize score;")
+    enc = cnf.Encoding(flatzinc.parse(compile_sat(sat_lib, tmp_path, models, data)))
+    assert enc.goal == "maximize" and isinstance(enc.objective, str)
+    best = None
+    with Cadical195(bootstrap_with=enc.clauses) as solver:
+        while solver.solve(assumptions=[] if best is None else [enc.ge_lit(enc.objective, best + 1)]):
+            best = enc.int_value(enc.objective, solver.get_model())
+    out = _minizinc("--solver", "gecode", "--output-mode", "json", "--output-objective",
+                    *_inputs(tmp_path, models, data), tmp_path=tmp_path)
+    assert best == json.loads(out.split("----------")[0])["_objective"] > 0
+
+
+class _Asked(Exception):
+    pass
+
+
+def logic_model(host, spec: str, seed: int) -> str:
+    """The first model a spec's generator asks the solver about (its scenario, drawn with
+    ``seed``), without running a solver."""
+    from puzzle_engine_plugins.logic.generator import Generator
+    asked = []
+
+    def solve(model, n):
+        asked.append(model)
+        raise _Asked
+    try:
+        Generator(host.get_type("logic").spec(spec), solve).draw(random.Random(seed))
+    except _Asked:
+        pass
+    assert asked, f"{spec} asked no model"
+    return asked[0]
+
+
+@pytest.mark.parametrize("spec", ["wine-merchant", "house-number", "zebra", "knapsack",
+                                  "scheduling", "mystery-ore", "knights-knaves"])
+def test_logic_spec_solutions_are_gecodes(host, sat_lib, tmp_path, spec):
+    """A spec's scenario model (wine-merchant's unknowns are declared on -10000..10000:
+    their domains are narrowed from the clauses that state them). The unknowns of more
+    than 10 values are fixed to a solution's (the drawn numbers, as the criterion gives
+    them), so that the solutions can be counted."""
+    model = logic_model(host, spec, 3)
+    enc = cnf.Encoding(flatzinc.parse(compile_sat(sat_lib, tmp_path, [model])))
+    out = _minizinc("--solver", "gecode", "--output-mode", "json",
+                    *_inputs(tmp_path, [model], None), tmp_path=tmp_path)
+    first = {} if "UNSATISFIABLE" in out else json.loads(out.split("----------")[0])
+    fixed = [f"constraint {k} = {v};" for k, v in first.items()
+             if not isinstance(v, bool) and k in enc.domains and len(enc.domain(k)) > 10]
+    same_solutions(sat_lib, tmp_path, [model + "\n".join(fixed)], at_least=1 if first else 0)

@@ -400,7 +400,9 @@ class Encoding:
     def _narrow(self, constraints: list[Item]) -> list[Item]:
         """Apply the unary constraints to the domains; returns the others."""
         rest = []
-        reif: dict[str, tuple[str, set[int]]] = {}   # bool name -> (int var, values)
+        # bool name -> [(int var, the values that make it true: a set, or another int var's
+        # name, whose domain it is)]
+        reif: dict[str, list[tuple[str, Any]]] = {}
         for item in constraints:
             self.line = item.line
             name, args = item.name, item.value
@@ -435,14 +437,22 @@ class Encoding:
                                "int_lin_le": lambda v: a * v <= rhs,
                                "int_lin_ne": lambda v: a * v != rhs}[name]
             elif name in ("int_eq_reif", "set_in_reif") and len(args) == 3:
-                x, r = self._var_name(args[0]), self.resolve(args[2])
-                vals = self.resolve(args[1])
-                if x is not None and isinstance(r, Ident) and r.name not in self.aliases:
-                    reif[r.name] = (x, {vals} if isinstance(vals, int) else
-                                    {v for lo, hi in vals.intervals for v in range(lo, hi + 1)}
-                                    if isinstance(vals, IntSet) and len(vals.intervals) < 64 else None)
-                    if reif[r.name][1] is None:
-                        del reif[r.name]
+                r = self.resolve(args[2])
+                if isinstance(r, Ident) and r.name not in self.aliases:
+                    a, b = self.resolve(args[0]), self.resolve(args[1])
+                    pairs = [(a, b), (b, a)] if name == "int_eq_reif" else [(a, b)]
+                    for one, other in pairs:
+                        x = self._var_name(one)
+                        if x is None:
+                            continue
+                        if isinstance(other, int) and not isinstance(other, bool):
+                            reif.setdefault(r.name, []).append((x, {other}))
+                        elif isinstance(other, IntSet) and \
+                                sum(hi - lo + 1 for lo, hi in other.intervals) <= MAX_VALUES:
+                            reif.setdefault(r.name, []).append((x, set(
+                                v for lo, hi in other.intervals for v in range(lo, hi + 1))))
+                        elif isinstance(other, Ident) and other.name in self.domains:
+                            reif.setdefault(r.name, []).append((x, other.name))
             if allowed is not None:
                 self.domains[x] = [v for v in self.domains[x] if allowed(v)]
             else:
@@ -470,14 +480,23 @@ class Encoding:
         for (name, pos), ones in binary.items():
             for other in binary.get((name, not pos), []):
                 groups.extend([one, other] for one in ones)
-        for group in groups:
-            if not all(r in reif for r in group):
-                continue
-            owners = {reif[r][0] for r in group}
-            if len(owners) == 1:
-                x = owners.pop()
-                allowed_values = set().union(*(reif[r][1] for r in group))
-                self.domains[x] = [v for v in self.domains[x] if v in allowed_values]
+        groups = [g for g in groups if all(r in reif for r in g)]
+        for _ in range(3):  # a narrowed domain may narrow another (x = y where y is narrowed)
+            changed = False
+            for group in groups:
+                owners = set.intersection(*({x for x, _ in reif[r]} for r in group))
+                for x in owners:
+                    allowed_values: set[int] = set()
+                    for r in group:
+                        for owner, values in reif[r]:
+                            if owner == x:
+                                allowed_values |= set(self.domains[values]) \
+                                    if isinstance(values, str) else values
+                    before = len(self.domains[x])
+                    self.domains[x] = [v for v in self.domains[x] if v in allowed_values]
+                    changed |= len(self.domains[x]) != before
+            if not changed:
+                break
         return rest
 
     def _define(self, constraints: list[Item]) -> list[Item]:
