@@ -347,3 +347,115 @@ def test_logic_spec_solutions_are_gecodes(host, sat_lib, tmp_path, spec):
     fixed = [f"constraint {k} = {v};" for k, v in first.items()
              if not isinstance(v, bool) and k in enc.domains and len(enc.domain(k)) > 10]
     same_solutions(sat_lib, tmp_path, [model + "\n".join(fixed)], at_least=1 if first else 0)
+
+
+# -- the interface and tricky cases, on FlatZinc written by hand ---------------------------------
+def encoding(text: str) -> cnf.Encoding:
+    return cnf.Encoding(flatzinc.parse(text))
+
+
+def models(enc: cnf.Encoding, names: list[str]) -> set[tuple]:
+    """Every assignment of ``names`` (ints, or bools for bool variables) the CNF allows."""
+    found = set()
+    with Cadical195(bootstrap_with=enc.clauses) as solver:
+        while solver.solve():
+            m = solver.get_model()
+            values, block = [], []
+            for name in names:
+                if name in enc.bool_names:
+                    lit = enc.bool_lit(name)
+                    values.append(enc.value_of(lit, m))
+                    block.append(-lit if values[-1] else lit)
+                else:
+                    values.append(enc.int_value(name, m))
+                    block.append(-enc.eq_lit(name, values[-1]))
+            found.add(tuple(values))
+            solver.add_clause(block)
+    return found
+
+
+def test_literal_names_fixed_values_and_out_of_domain_values():
+    enc = encoding("var 1..3: x;\nvar 2..6: y;\nvar bool: b;\n"
+                   "constraint int_eq(y, 4);\nconstraint int_ne(x, 2);\nsolve satisfy;\n")
+    t = enc.true
+    assert (enc.eq_lit("5", 5), enc.eq_lit("5", 4), enc.ge_lit("5", 5), enc.ge_lit("5", 6)) == (t, -t, t, -t)
+    assert enc.domain("-7") == [-7] and enc.bool_lit("true") == t and enc.bool_lit("false") == -t
+    assert enc.domain("y") == [4] and enc.eq_lit("y", 4) == t and enc.ge_lit("y", 5) == -t
+    assert enc.domain("x") == [1, 3] and enc.eq_lit("x", 2) == -t and enc.eq_lit("x", 9) == -t
+    assert enc.ge_lit("x", 0) == t and enc.ge_lit("x", 2) == enc.ge_lit("x", 3) != t
+    assert models(enc, ["x", "y", "b"]) == {(x, 4, b) for x in (1, 3) for b in (False, True)}
+    top = enc.top
+    assert enc.new_var() == top + 1 and enc.top == top + 1
+
+
+@pytest.mark.parametrize("text", [
+    "var 1..3: x;\nconstraint int_lin_eq([2], [x], 5);\nsolve satisfy;\n",
+    "var 1..0: x;\nsolve satisfy;\n",
+    "var 1..3: x;\nvar 1..3: y;\narray [1..3] of var int: a = [x, y, 2];\n"
+    "constraint int_le(x, 1);\nconstraint fzn_all_different_int(a);\n"
+    "constraint int_lin_le([1, -1], [y, x], -1);\nsolve satisfy;\n",
+])
+def test_empty_domains_and_unsatisfiable_models_have_no_model(text):
+    enc = encoding(text)
+    with Cadical195(bootstrap_with=enc.clauses) as solver:
+        assert solver.solve() is False
+
+
+RELATIONS = ["int_lin_eq", "int_lin_le", "int_lin_ne"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_linear_reified_and_half_reified_by_brute_force(seed):
+    """Random linear constraints (1 to 4 terms, negative coefficients, a repeated
+    variable, holes in domains) plain, reified and half-reified: exactly the assignments
+    that brute force finds."""
+    import itertools
+    rng = random.Random(seed)
+    n = rng.randint(1, 4)
+    doms = [sorted(rng.sample(range(-3, 4), rng.randint(2, 5))) for _ in range(n)]
+    names = [f"x{i}" for i in range(n)]
+    terms = [rng.choice(names) for _ in range(rng.randint(1, 4))]
+    coeffs = [rng.choice([-3, -2, -1, 1, 2, 3]) for _ in terms]
+    c = rng.randint(-4, 4)
+    rel = rng.choice(RELATIONS)
+    mode = rng.choice(["", "_reif", "_imp"])
+    decl = "".join(f"var {{{','.join(map(str, d))}}}: {x};\n" for x, d in zip(names, doms))
+    r_arg = ", r" if mode else ""
+    text = (f"{decl}var bool: r;\nconstraint {rel}{mode}([{','.join(map(str, coeffs))}], "
+            f"[{','.join(terms)}], {c}{r_arg});\nsolve satisfy;\n")
+    expected = set()
+    for values in itertools.product(*doms):
+        env = dict(zip(names, values))
+        s = sum(a * env[x] for a, x in zip(coeffs, terms))
+        holds = {"int_lin_eq": s == c, "int_lin_le": s <= c, "int_lin_ne": s != c}[rel]
+        for r in (False, True):
+            ok = holds if not mode else (r == holds if mode == "_reif" else (not r or holds))
+            if ok:
+                expected.add((*values, r))
+    assert models(encoding(text), names + ["r"]) == expected, text
+
+
+def test_search_goal_and_objective_are_read():
+    enc = encoding("var 1..3: x;\nvar 1..3: y;\narray [1..2] of var int: a = [y, x];\n"
+                   "solve :: seq_search([int_search(a, input_order, indomain_min, complete),"
+                   "int_search([x], first_fail, indomain_max, complete)]) minimize x;\n")
+    assert (enc.search, enc.goal, enc.objective) == (["y", "x", "x"], "minimize", "x")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("var 1..3: x;\nvar 1..3: y;\nconstraint int_frobnicate(x, y);\nsolve satisfy;\n",
+     "line 3: the SAT encoding does not support 'int_frobnicate'"),
+    ("var 0.0..1.0: f;\nsolve satisfy;\n", "line 1: float variables are not supported"),
+    ("var set of 1..3: s;\nsolve satisfy;\n", "line 1: set variables are not supported"),
+    ("var int: x;\nsolve satisfy;\n", "line 1: variable 'x' has no bounds"),
+    ("var 0..1000000: x;\nvar 0..5: y;\nconstraint int_le(y, x);\nsolve satisfy;\n",
+     "line 1: variable 'x' has 1000001 values, too many"),
+    ("var -30000..30000: x;\nconstraint int_ne(x, 0);\nsolve satisfy;\n",
+     "line 1: variable 'x' has 60000 values, too many"),
+    ("var 1..3: x;\nconstraint fzn_all_different_int_reif([x, x], true);\nsolve satisfy;\n",
+     "line 2: the SAT encoding does not support 'fzn_all_different_int_reif'"),
+])
+def test_what_is_not_supported_is_an_error_naming_the_line(text, message):
+    with pytest.raises(flatzinc.FznError) as err:
+        encoding(text)
+    assert message in str(err.value)

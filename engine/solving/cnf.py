@@ -114,6 +114,7 @@ class Encoding:
         self.ints: dict[str, IntVar] = {}    # int var name -> literals (when encoded)
         self.bools: dict[str, int] = {}      # bool var name -> literal (when encoded)
         self.bool_names: set[str] = set()
+        self.decl_lines: dict[str, int] = {}  # int var name -> the line declaring it
         self.aliases: dict[str, Any] = {}    # var name -> the expression it is declared equal to
         self.outputs: list[Item] = []
         self.goal = "satisfy"
@@ -135,6 +136,12 @@ class Encoding:
             for item in rest:
                 self.line = item.line
                 self._constraint(item)
+            # Every variable gets its literals now, used or not: the clauses are complete
+            # when the solver takes them, and asking for a literal later adds none.
+            for name in self.domains:
+                self.int_of(Ident(name))
+            for name in self.bool_names:
+                self.lit(Ident(name))
         except FznError:
             raise
         except (KeyError, IndexError, TypeError, ValueError) as exc:
@@ -302,7 +309,8 @@ class Encoding:
             self.add([])
             return IntVar([], [], [])
         if d > MAX_VALUES:
-            raise FznError(f"line {self.line}: variable '{name}' has {d} values, too many for "
+            raise FznError(f"line {self.decl_lines.get(name, self.line)}: variable '{name}' has "
+                           f"{d} values, too many for "
                            f"the SAT encoding (at most {MAX_VALUES}; give it a smaller domain)")
         if d == 1:
             return self.const(values[0])
@@ -321,6 +329,9 @@ class Encoding:
     def add(self, clause: Sequence[int]) -> None:
         """Add a clause, folding the constant literals."""
         t = self.true
+        if t not in clause and -t not in clause:
+            self.clauses.append(list(clause))
+            return
         out = []
         for lit in clause:
             if lit == t:
@@ -357,6 +368,7 @@ class Encoding:
             if item.value is not None:
                 self.aliases[item.name] = item.value
             self.domains[item.name] = values
+            self.decl_lines[item.name] = item.line
         for ann in item.anns:
             if (isinstance(ann, Ident) and ann.name == "output_var") or \
                     (isinstance(ann, Call) and ann.name == "output_array"):
@@ -670,6 +682,9 @@ class Encoding:
             return
         first = ok.index(True)
         last = len(ok) - 1 - ok[::-1].index(True)
+        if first == last:  # one value: its direct literal
+            self.implies(enforce, [x.eqs[first]])
+            return
         if all(ok[first:last + 1]):
             if first > 0:
                 self.implies(enforce, [x.ges[first]])
@@ -716,8 +731,10 @@ class Encoding:
                 if m is None:
                     m = fresh[v] = self.new_var()
             return m if lit > 0 else -m
+        table = mine
         for clause in db._clauses_as_int():
-            self.add([mapped(lit) for lit in clause])
+            self.add([table[lit] if 0 < lit <= known else -table[-lit] if -known <= lit < 0
+                      else mapped(lit) for lit in clause])
 
     # Boolean relations
     def or_of(self, lits: list[int], holds: bool, enforce: Sequence[int]) -> None:
@@ -759,10 +776,18 @@ class Encoding:
         lits = [x for x in lits if x != -t]
         if len(lits) <= 1:
             return
+        if t in lits:
+            for x in lits:
+                if x != t:
+                    self.add([-x])
+            if lits.count(t) > 1:
+                self.add([])
+            return
         if len(lits) <= PAIRWISE:
+            cl = self.clauses
             for i in range(len(lits)):
-                for j in range(i + 1, len(lits)):
-                    self.add([-lits[i], -lits[j]])
+                a = -lits[i]
+                cl.extend([a, -b] for b in lits[i + 1:])
             return
         prev = None   # sequential counter: s_i = some of lits[0..i] holds
         for i, x in enumerate(lits):
