@@ -459,3 +459,38 @@ def test_what_is_not_supported_is_an_error_naming_the_line(text, message):
     with pytest.raises(flatzinc.FznError) as err:
         encoding(text)
     assert message in str(err.value)
+
+
+def test_set_parameters_and_set_in():
+    enc = encoding("array [1..2] of set of int: S = [{1,3},2..3];\nset of int: T = {2,3};\n"
+                   "var 1..3: x;\nvar bool: r;\nconstraint set_in(x, S[1]);\n"
+                   "constraint set_in_reif(x, T, r);\nsolve satisfy;\n")
+    assert models(enc, ["x", "r"]) == {(1, False), (3, True)}
+
+
+def test_at_most_one_beyond_pairwise_is_exact():
+    """Above ``PAIRWISE`` literals the sequential counter: no two may hold, any one may."""
+    enc = encoding("solve satisfy;\n")
+    lits = [enc.new_var() for _ in range(cnf.PAIRWISE + 5)]
+    enc.at_most_one(lits)
+    with Cadical195(bootstrap_with=enc.clauses) as solver:
+        assert solver.solve(assumptions=[-x for x in lits])
+        for i in (0, 17, len(lits) - 1):
+            assert solver.solve(assumptions=[lits[i]])
+            for j in (0, 1, 20, len(lits) - 1):
+                if j != i:
+                    assert not solver.solve(assumptions=[lits[i], lits[j]])
+
+
+def test_table_and_all_different_natively(sat_lib, tmp_path):
+    """table with repeated rows and rows outside the domains; all_different with more
+    values than variables (no 'each value used') and with as many."""
+    model = """
+include "table.mzn"; include "alldifferent.mzn";
+array[1..3] of var 1..4: x;
+array[1..3] of var 1..3: y;
+constraint table([x[1], x[2]], [| 1, 2 | 1, 2 | 2, 5 | 3, 1 | 4, 4 | 2, 3 |]);
+constraint alldifferent(x) /\\ alldifferent(y) /\\ y[1] != x[3];
+solve satisfy;
+"""
+    same_solutions(sat_lib, tmp_path, [model], at_least=10)

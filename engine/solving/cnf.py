@@ -18,28 +18,39 @@ literal they define instead of a new variable and its channelling clauses.
 
 Before anything is encoded, a pass narrows domains by the unary constraints (``x = c``,
 ``x != c``, ``x <= c``, ``x in S``, one-term linear ones) and by a clause whose every
-literal says ``x = c`` of one variable (``x = 0 \\/ x = 1 \\/ x = 2``: logic specs declare
-their variables on -10000..10000 and state their real domain that way); a domain left
-too large to encode (more than ``MAX_VALUES`` values) is an error, never a wrong
-encoding.
+literal says ``x = c`` (or ``x = y``, taking y's domain) of one variable, also when
+resolved from two binary clauses: a logic spec declares its unknowns on -10000..10000
+and states their real domain as ``x = 0 or x = 1 or x = 2``, and MiniZinc writes
+``if b then v else 0`` as two reified equalities on a new variable of that range. A
+domain left too large to encode (more than ``MAX_VALUES`` values) is an error, never a
+wrong encoding. Every declared variable is encoded before the constructor returns, so
+``clauses`` is complete when the solver takes it, and asking for a literal afterwards
+(``eq_lit``, ``ge_lit``, ``bool_lit``) never adds a clause.
 
-**Linear constraints** of one or two terms are encoded here (two terms: a clause per
-value of one variable, bounding the other; this is arc consistent on equalities);
+**Linear constraints** of one or two terms are encoded here (one: a bound, that is one
+order literal, or the allowed values' direct literals; two: a clause per value of the
+smaller variable, bounding the other; on equalities both ways, which is arc consistent);
 three and more go to pindakaas, a maintained library of linear and pseudo-Boolean
-encodings, over the variables' order literals. Products, division, modulo and power
-are tabulated over the pairs of values of their arguments; min and max are stated on
-order literals, abs on direct ones.
+encodings, over the terms' order literals (its default encoder; its fresh variables
+become fresh variables here). ``!=`` of three and more terms is ``< c`` or ``> c``
+under two new literals. Products, division, modulo and power are tabulated over the
+pairs of values of their arguments (with a support clause per result value when the
+table is small); min and max are stated on order literals, abs on direct ones; element
+is a clause (or an equality) per index value plus a support clause per result value.
+Reified and half-reified forms (``_reif``, ``_imp``, and the three-argument
+``bool_and``...) post the relation under the literal and, for ``_reif``, its negation
+under the negated literal.
 
 **Natives** (declared in the solver library ``models_mzn/sat``): ``all_different_int``
 is at most one variable per value (pairwise up to ``PAIRWISE`` variables, a sequential
 counter beyond) plus, when the variables have exactly as many values between them as
 there are variables, "every value is used" (a clause per value: Sudoku's hidden
-singles are then unit propagation); ``table_int`` is a selector literal per row that
-the domains allow, exactly one row chosen, and per value a clause naming the rows that
-support it.
+singles are then unit propagation); ``table_int`` is a selector literal per distinct
+row that the domains allow, one of them chosen (two never hold together: their rows
+differ somewhere), and per value a clause naming the rows that support it.
 
-What is not supported (float and set variables, an unknown builtin, a too large table
-or domain) raises ``flatzinc.FznError`` naming the line and the builtin.
+What is not supported (float and set variables, an unknown builtin, a domain or a
+tabulated function too large) raises ``flatzinc.FznError`` naming the line and the builtin.
 """
 from __future__ import annotations
 
@@ -348,7 +359,7 @@ class Encoding:
     # -- declarations and the solve item -------------------------------------------------
     def _declare(self, item: Item) -> None:
         kind, dom = item.type
-        if kind in ("float", "set"):
+        if kind == "float" or (kind == "set" and item.kind == "var"):
             raise FznError(f"line {item.line}: {kind} {'variables' if item.kind == 'var' else 'parameters'}"
                            " are not supported by the SAT encoding")
         if item.kind == "par":
