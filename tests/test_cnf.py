@@ -494,3 +494,53 @@ constraint alldifferent(x) /\\ alldifferent(y) /\\ y[1] != x[3];
 solve satisfy;
 """
     same_solutions(sat_lib, tmp_path, [model], at_least=10)
+
+
+BOOLS = "var bool: a;\nvar bool: b;\nvar bool: c;\nvar bool: r;\nvar -2..3: x;\nvar 0..2: y;\n"
+
+
+@pytest.mark.parametrize("constraint, holds", [
+    ("bool_and(a, b, r)", lambda a, b, c, r, x, y: r == (a and b)),
+    ("bool_or(a, b, r)", lambda a, b, c, r, x, y: r == (a or b)),
+    ("bool_xor(a, b, r)", lambda a, b, c, r, x, y: r == (a != b)),
+    ("bool_xor(a, b)", lambda a, b, c, r, x, y: a != b),
+    ("bool_not(a, b)", lambda a, b, c, r, x, y: a != b),
+    ("bool_eq_reif(a, b, r)", lambda a, b, c, r, x, y: r == (a == b)),
+    ("bool_le_reif(a, b, r)", lambda a, b, c, r, x, y: r == (a <= b)),
+    ("bool_lt_reif(a, b, r)", lambda a, b, c, r, x, y: r == (a < b)),
+    ("bool_le_imp(a, b, r)", lambda a, b, c, r, x, y: not r or a <= b),
+    ("array_bool_xor([a, b, c])", lambda a, b, c, r, x, y: (a + b + c) % 2 == 1),
+    ("array_bool_and([a, b, c], r)", lambda a, b, c, r, x, y: r == (a and b and c)),
+    ("array_bool_or([a, b, c], r)", lambda a, b, c, r, x, y: r == (a or b or c)),
+    ("bool_clause([a, b], [c, r])", lambda a, b, c, r, x, y: a or b or not c or not r),
+    ("bool_clause_reif([a], [b], r)", lambda a, b, c, r, x, y: r == (a or not b)),
+    ("bool_lin_eq([2, -1, 1], [a, b, c], y)", lambda a, b, c, r, x, y: 2 * a - b + c == y),
+    ("bool_lin_le([2, -1, 3], [a, b, c], 2)", lambda a, b, c, r, x, y: 2 * a - b + 3 * c <= 2),
+    ("bool2int(a, y)", lambda a, b, c, r, x, y: y == a),
+    ("array_bool_element(y, [true, false, true], a)", lambda a, b, c, r, x, y: y >= 1 and a == (y != 2)),
+    ("array_var_bool_element(y, [a, b, c], r)", lambda a, b, c, r, x, y: y >= 1 and r == [a, b, c][y - 1]),
+    ("array_int_element(y, [3, -2], x)", lambda a, b, c, r, x, y: y >= 1 and x == [3, -2][y - 1]),
+    ("array_var_int_element(y, [x, 1], 1)", lambda a, b, c, r, x, y: y >= 1 and [x, 1][y - 1] == 1),
+    ("int_pow(x, y, 4)", lambda a, b, c, r, x, y: x ** y == 4),
+    ("int_times(x, y, -2)", lambda a, b, c, r, x, y: x * y == -2),
+    ("int_div(x, y, -1)", lambda a, b, c, r, x, y: y != 0 and int(x / y) == -1),
+    ("int_mod(x, y, -1)", lambda a, b, c, r, x, y: y != 0 and x - int(x / y) * y == -1),
+    ("int_plus(x, y, 1)", lambda a, b, c, r, x, y: x + y == 1),
+    ("int_minus(x, y, 1)", lambda a, b, c, r, x, y: x - y == 1),
+    ("array_int_maximum(x, [y, 1])", lambda a, b, c, r, x, y: x == max(y, 1)),
+    ("array_int_minimum(x, [y, 1])", lambda a, b, c, r, x, y: x == min(y, 1)),
+    ("int_le_reif(y, x, r)", lambda a, b, c, r, x, y: r == (y <= x)),
+    ("int_lt_imp(x, y, r)", lambda a, b, c, r, x, y: not r or x < y),
+    ("int_ne_reif(x, y, r)", lambda a, b, c, r, x, y: r == (x != y)),
+    ("int_eq_reif(x, 2, r)", lambda a, b, c, r, x, y: r == (x == 2)),
+    ("int_lt_reif(1, x, r)", lambda a, b, c, r, x, y: r == (1 < x)),
+    ("set_in_reif(x, {-2, 0, 3}, r)", lambda a, b, c, r, x, y: r == (x in (-2, 0, 3))),
+    ("set_in_imp(x, 1..2, r)", lambda a, b, c, r, x, y: not r or x in (1, 2)),
+])
+def test_builtins_by_brute_force(constraint, holds):
+    import itertools
+    enc = encoding(f"{BOOLS}constraint {constraint};\nsolve satisfy;\n")
+    expected = {v for v in itertools.product((False, True), (False, True), (False, True),
+                                             (False, True), range(-2, 4), range(0, 3))
+                if holds(*v)}
+    assert models(enc, ["a", "b", "c", "r", "x", "y"]) == expected
