@@ -19,7 +19,7 @@ literal they define instead of a new variable and its channelling clauses.
 Before anything is encoded, a pass narrows domains by the unary constraints (``x = c``,
 ``x != c``, ``x <= c``, ``x in S``, one-term linear ones) and by a clause whose every
 literal says ``x = c`` (or ``x = y``, taking y's domain) of one variable, also when
-resolved from two binary clauses: a logic spec declares its unknowns on -10000..10000
+resolved from two binary clauses: a model may declare its unknowns on -10000..10000
 and states their real domain as ``x = 0 or x = 1 or x = 2``, and MiniZinc writes
 ``if b then v else 0`` as two reified equalities on a new variable of that range. A
 domain left too large to encode (more than ``MAX_VALUES`` values) is an error, never a
@@ -44,8 +44,8 @@ under the negated literal.
 **Natives** (declared in the solver library ``models_mzn/sat``): ``all_different_int``
 is at most one variable per value (pairwise up to ``PAIRWISE`` variables, a sequential
 counter beyond) plus, when the variables have exactly as many values between them as
-there are variables, "every value is used" (a clause per value: Sudoku's hidden
-singles are then unit propagation); ``table_int`` is a selector literal per distinct
+there are variables, "every value is used" (a clause per value: a hidden
+single is then unit propagation); ``table_int`` is a selector literal per distinct
 row that the domains allow, one of them chosen (two never hold together: their rows
 differ somewhere), and per value a clause naming the rows that support it.
 
@@ -413,7 +413,7 @@ class Encoding:
 
     # -- narrowing domains before encoding -----------------------------------------------
     def _var_name(self, e: Any) -> str | None:
-        """The name of an int variable not yet encoded and not an alias, or None."""
+        """The name of an int variable not yet encoded nor declared equal to another, or None."""
         v = self.resolve(e)
         if isinstance(v, Ident) and v.name in self.domains and v.name not in self.aliases \
                 and v.name not in self.ints:
