@@ -544,3 +544,25 @@ def test_builtins_by_brute_force(constraint, holds):
                                              (False, True), range(-2, 4), range(0, 3))
                 if holds(*v)}
     assert models(enc, ["a", "b", "c", "r", "x", "y"]) == expected
+
+
+@pytest.mark.parametrize("amo", [True, False])
+def test_a_sum_over_a_group_of_which_at_most_one_holds(amo):
+    """z = c - sum(ci * bi) over 0/1 terms that another constraint keeps to at most one
+    (a placement's number on a square) is encoded as a selection: the same solutions."""
+    import itertools
+    names = ["b1", "b2", "b3", "b4"]
+    text = "".join(f"var bool: {b};\nvar 0..1: i{b};\n" for b in names) + "var -9..9: z;\n" + \
+        "".join(f"constraint bool2int({b}, i{b});\n" for b in names) + \
+        ("constraint int_lin_le([1,1,1,1], [ib1,ib2,ib3,ib4], 1);\n" if amo else "") + \
+        "constraint int_lin_eq([3,-2,5,4,2], [ib1,ib2,ib3,ib4,z], 2);\nsolve satisfy;\n"
+    expected = set()
+    for bs in itertools.product((False, True), repeat=4):
+        if amo and sum(bs) > 1:
+            continue
+        rest = 2 - (3 * bs[0] - 2 * bs[1] + 5 * bs[2] + 4 * bs[3])
+        if rest % 2 == 0 and -9 <= rest // 2 <= 9:
+            expected.add((*bs, rest // 2))
+    enc = encoding(text)
+    assert bool(enc.amo_groups) == amo
+    assert models(enc, names + ["z"]) == expected

@@ -128,6 +128,8 @@ class Encoding:
         self.decl_lines: dict[str, int] = {}  # int var name -> the line declaring it
         self.aliases: dict[str, Any] = {}    # var name -> the expression it is declared equal to
         self.outputs: list[Item] = []
+        # literal -> the groups (indices) of literals of which at most one holds
+        self.amo_groups: dict[int, set[int]] = {}
         self.goal = "satisfy"
         self.objective: str | int | None = None
         self.search: list[str] = []
@@ -144,6 +146,7 @@ class Encoding:
         try:
             rest = self._narrow(constraints)
             rest = self._define(rest)
+            self._find_at_most_one(rest)
             for item in rest:
                 self.line = item.line
                 self._constraint(item)
@@ -560,6 +563,65 @@ class Encoding:
                 rest.append(item)
         return rest
 
+    def _find_at_most_one(self, constraints: list[Item]) -> None:
+        """Groups of 0/1 terms of which at most one is 1 (``sum(bs) <= 1`` or ``= 1``, all
+        coefficients 1): a sum of other coefficients over such a group is encoded as a
+        selection (``_selection``)."""
+        count = 0
+        for item in constraints:
+            if item.name not in ("int_lin_le", "int_lin_eq", "bool_lin_le", "bool_lin_eq") \
+                    or len(item.value) != 3:
+                continue
+            self.line = item.line
+            cs, rhs = self.resolve(item.value[0]), self.resolve(item.value[2])
+            if rhs != 1 or not isinstance(cs, list) or any(a != 1 for a in cs) or len(cs) < 3:
+                continue
+            xs = self.int_list(item.value[1])
+            if not all(x.values == [0, 1] for x in xs):
+                continue
+            for x in xs:
+                self.amo_groups.setdefault(x.eqs[1], set()).add(count)
+            count += 1
+
+    def _selection(self, ts: list, op: str, c: int, enforce: Sequence[int]) -> bool:
+        """``z * a + sum(ci * bi) = c`` where at most one bi holds (a group found by
+        ``_find_at_most_one``): bi -> z = (c - ci) / a, none -> z = c / a, and each value
+        of z has a clause naming the bi that give it. False when the pattern is not met."""
+        if op != "eq":
+            return False
+        others = [(a, x) for a, x in ts if x.values != [0, 1]]
+        bools = [(a, x.eqs[1]) for a, x in ts if x.values == [0, 1]]
+        if len(others) != 1 or len(bools) < 2:
+            others = [(a, x) for a, x in ts if x.values != [0, 1] or
+                      x.eqs[1] not in self.amo_groups]
+            if len(others) != 1:
+                return False
+            bools = [(a, x.eqs[1]) for a, x in ts if (a, x) not in others]
+        groups = None
+        for _, b in bools:
+            g = self.amo_groups.get(b)
+            if not g:
+                return False
+            groups = set(g) if groups is None else groups & g
+            if not groups:
+                return False
+        (za, z), t = others[0], self.true
+        neg = [-e for e in enforce]
+        support: dict[int, list[int]] = {}
+        for ci, b in bools:
+            w, r = divmod(c - ci, za)
+            target = z.eq(w, t) if r == 0 else -t
+            self.add([*neg, -b, target])
+            if r == 0:
+                support.setdefault(w, []).append(b)
+        w, r = divmod(c, za)
+        self.add([*neg, *(b for _, b in bools), z.eq(w, t) if r == 0 else -t])
+        for v, e in zip(z.values, z.eqs):
+            if r == 0 and v == w:
+                continue
+            self.add([*neg, -e, *support.get(v, [])])
+        return True
+
     # -- constraints ---------------------------------------------------------------------
     def _constraint(self, item: Item) -> None:
         name, args = item.name, item.value
@@ -679,6 +741,8 @@ class Encoding:
                 for w, e in zip(y.values, y.eqs):
                     rest = c - b * w
                     self._unary(x, lambda v, rest=rest: a * v == rest, [*enforce, e])
+            return
+        if self.amo_groups and self._selection(ts, op, c, enforce):
             return
         self._pindakaas(ts, op, c, enforce)
 
