@@ -744,6 +744,9 @@ class Encoding:
             return
         if self.amo_groups and self._selection(ts, op, c, enforce):
             return
+        if op == "le" and c == 1 and not enforce and all(a == 1 and x.values == [0, 1] for a, x in ts):
+            self.at_most_one([x.eqs[1] for _, x in ts])
+            return
         self._pindakaas(ts, op, c, enforce)
 
     def _unary(self, x: IntVar, allowed, enforce: Sequence[int]) -> None:
