@@ -18,28 +18,39 @@ literal they define instead of a new variable and its channelling clauses.
 
 Before anything is encoded, a pass narrows domains by the unary constraints (``x = c``,
 ``x != c``, ``x <= c``, ``x in S``, one-term linear ones) and by a clause whose every
-literal says ``x = c`` of one variable (``x = 0 \\/ x = 1 \\/ x = 2``: logic specs declare
-their variables on -10000..10000 and state their real domain that way); a domain left
-too large to encode (more than ``MAX_VALUES`` values) is an error, never a wrong
-encoding.
+literal says ``x = c`` (or ``x = y``, taking y's domain) of one variable, also when
+resolved from two binary clauses: a model may declare its unknowns on -10000..10000
+and states their real domain as ``x = 0 or x = 1 or x = 2``, and MiniZinc writes
+``if b then v else 0`` as two reified equalities on a new variable of that range. A
+domain left too large to encode (more than ``MAX_VALUES`` values) is an error, never a
+wrong encoding. Every declared variable is encoded before the constructor returns, so
+``clauses`` is complete when the solver takes it, and asking for a literal afterwards
+(``eq_lit``, ``ge_lit``, ``bool_lit``) never adds a clause.
 
-**Linear constraints** of one or two terms are encoded here (two terms: a clause per
-value of one variable, bounding the other; this is arc consistent on equalities);
+**Linear constraints** of one or two terms are encoded here (one: a bound, that is one
+order literal, or the allowed values' direct literals; two: a clause per value of the
+smaller variable, bounding the other; on equalities both ways, which is arc consistent);
 three and more go to pindakaas, a maintained library of linear and pseudo-Boolean
-encodings, over the variables' order literals. Products, division, modulo and power
-are tabulated over the pairs of values of their arguments; min and max are stated on
-order literals, abs on direct ones.
+encodings, over the terms' order literals (its default encoder; its fresh variables
+become fresh variables here). ``!=`` of three and more terms is ``< c`` or ``> c``
+under two new literals. Products, division, modulo and power are tabulated over the
+pairs of values of their arguments (with a support clause per result value when the
+table is small); min and max are stated on order literals, abs on direct ones; element
+is a clause (or an equality) per index value plus a support clause per result value.
+Reified and half-reified forms (``_reif``, ``_imp``, and the three-argument
+``bool_and``...) post the relation under the literal and, for ``_reif``, its negation
+under the negated literal.
 
 **Natives** (declared in the solver library ``models_mzn/sat``): ``all_different_int``
 is at most one variable per value (pairwise up to ``PAIRWISE`` variables, a sequential
 counter beyond) plus, when the variables have exactly as many values between them as
-there are variables, "every value is used" (a clause per value: Sudoku's hidden
-singles are then unit propagation); ``table_int`` is a selector literal per row that
-the domains allow, exactly one row chosen, and per value a clause naming the rows that
-support it.
+there are variables, "every value is used" (a clause per value: a hidden
+single is then unit propagation); ``table_int`` is a selector literal per distinct
+row that the domains allow, one of them chosen (two never hold together: their rows
+differ somewhere), and per value a clause naming the rows that support it.
 
-What is not supported (float and set variables, an unknown builtin, a too large table
-or domain) raises ``flatzinc.FznError`` naming the line and the builtin.
+What is not supported (float and set variables, an unknown builtin, a domain or a
+tabulated function too large) raises ``flatzinc.FznError`` naming the line and the builtin.
 """
 from __future__ import annotations
 
@@ -114,8 +125,11 @@ class Encoding:
         self.ints: dict[str, IntVar] = {}    # int var name -> literals (when encoded)
         self.bools: dict[str, int] = {}      # bool var name -> literal (when encoded)
         self.bool_names: set[str] = set()
+        self.decl_lines: dict[str, int] = {}  # int var name -> the line declaring it
         self.aliases: dict[str, Any] = {}    # var name -> the expression it is declared equal to
         self.outputs: list[Item] = []
+        # literal -> the groups (indices) of literals of which at most one holds
+        self.amo_groups: dict[int, set[int]] = {}
         self.goal = "satisfy"
         self.objective: str | int | None = None
         self.search: list[str] = []
@@ -132,9 +146,16 @@ class Encoding:
         try:
             rest = self._narrow(constraints)
             rest = self._define(rest)
+            self._find_at_most_one(rest)
             for item in rest:
                 self.line = item.line
                 self._constraint(item)
+            # Every variable gets its literals now, used or not: the clauses are complete
+            # when the solver takes them, and asking for a literal later adds none.
+            for name in self.domains:
+                self.int_of(Ident(name))
+            for name in self.bool_names:
+                self.lit(Ident(name))
         except FznError:
             raise
         except (KeyError, IndexError, TypeError, ValueError) as exc:
@@ -302,7 +323,8 @@ class Encoding:
             self.add([])
             return IntVar([], [], [])
         if d > MAX_VALUES:
-            raise FznError(f"line {self.line}: variable '{name}' has {d} values, too many for "
+            raise FznError(f"line {self.decl_lines.get(name, self.line)}: variable '{name}' has "
+                           f"{d} values, too many for "
                            f"the SAT encoding (at most {MAX_VALUES}; give it a smaller domain)")
         if d == 1:
             return self.const(values[0])
@@ -321,6 +343,9 @@ class Encoding:
     def add(self, clause: Sequence[int]) -> None:
         """Add a clause, folding the constant literals."""
         t = self.true
+        if t not in clause and -t not in clause:
+            self.clauses.append(list(clause))
+            return
         out = []
         for lit in clause:
             if lit == t:
@@ -337,7 +362,7 @@ class Encoding:
     # -- declarations and the solve item -------------------------------------------------
     def _declare(self, item: Item) -> None:
         kind, dom = item.type
-        if kind in ("float", "set"):
+        if kind == "float" or (kind == "set" and item.kind == "var"):
             raise FznError(f"line {item.line}: {kind} {'variables' if item.kind == 'var' else 'parameters'}"
                            " are not supported by the SAT encoding")
         if item.kind == "par":
@@ -357,6 +382,7 @@ class Encoding:
             if item.value is not None:
                 self.aliases[item.name] = item.value
             self.domains[item.name] = values
+            self.decl_lines[item.name] = item.line
         for ann in item.anns:
             if (isinstance(ann, Ident) and ann.name == "output_var") or \
                     (isinstance(ann, Call) and ann.name == "output_array"):
@@ -390,7 +416,7 @@ class Encoding:
 
     # -- narrowing domains before encoding -----------------------------------------------
     def _var_name(self, e: Any) -> str | None:
-        """The name of an int variable not yet encoded and not an alias, or None."""
+        """The name of an int variable not yet encoded nor declared equal to another, or None."""
         v = self.resolve(e)
         if isinstance(v, Ident) and v.name in self.domains and v.name not in self.aliases \
                 and v.name not in self.ints:
@@ -400,7 +426,9 @@ class Encoding:
     def _narrow(self, constraints: list[Item]) -> list[Item]:
         """Apply the unary constraints to the domains; returns the others."""
         rest = []
-        reif: dict[str, tuple[str, set[int]]] = {}   # bool name -> (int var, values)
+        # bool name -> [(int var, the values that make it true: a set, or another int var's
+        # name, whose domain it is)]
+        reif: dict[str, list[tuple[str, Any]]] = {}
         for item in constraints:
             self.line = item.line
             name, args = item.name, item.value
@@ -435,14 +463,22 @@ class Encoding:
                                "int_lin_le": lambda v: a * v <= rhs,
                                "int_lin_ne": lambda v: a * v != rhs}[name]
             elif name in ("int_eq_reif", "set_in_reif") and len(args) == 3:
-                x, r = self._var_name(args[0]), self.resolve(args[2])
-                vals = self.resolve(args[1])
-                if x is not None and isinstance(r, Ident) and r.name not in self.aliases:
-                    reif[r.name] = (x, {vals} if isinstance(vals, int) else
-                                    {v for lo, hi in vals.intervals for v in range(lo, hi + 1)}
-                                    if isinstance(vals, IntSet) and len(vals.intervals) < 64 else None)
-                    if reif[r.name][1] is None:
-                        del reif[r.name]
+                r = self.resolve(args[2])
+                if isinstance(r, Ident) and r.name not in self.aliases:
+                    a, b = self.resolve(args[0]), self.resolve(args[1])
+                    pairs = [(a, b), (b, a)] if name == "int_eq_reif" else [(a, b)]
+                    for one, other in pairs:
+                        x = self._var_name(one)
+                        if x is None:
+                            continue
+                        if isinstance(other, int) and not isinstance(other, bool):
+                            reif.setdefault(r.name, []).append((x, {other}))
+                        elif isinstance(other, IntSet) and \
+                                sum(hi - lo + 1 for lo, hi in other.intervals) <= MAX_VALUES:
+                            reif.setdefault(r.name, []).append((x, set(
+                                v for lo, hi in other.intervals for v in range(lo, hi + 1))))
+                        elif isinstance(other, Ident) and other.name in self.domains:
+                            reif.setdefault(r.name, []).append((x, other.name))
             if allowed is not None:
                 self.domains[x] = [v for v in self.domains[x] if allowed(v)]
             else:
@@ -470,14 +506,23 @@ class Encoding:
         for (name, pos), ones in binary.items():
             for other in binary.get((name, not pos), []):
                 groups.extend([one, other] for one in ones)
-        for group in groups:
-            if not all(r in reif for r in group):
-                continue
-            owners = {reif[r][0] for r in group}
-            if len(owners) == 1:
-                x = owners.pop()
-                allowed_values = set().union(*(reif[r][1] for r in group))
-                self.domains[x] = [v for v in self.domains[x] if v in allowed_values]
+        groups = [g for g in groups if all(r in reif for r in g)]
+        for _ in range(3):  # a narrowed domain may narrow another (x = y where y is narrowed)
+            changed = False
+            for group in groups:
+                owners = set.intersection(*({x for x, _ in reif[r]} for r in group))
+                for x in owners:
+                    allowed_values: set[int] = set()
+                    for r in group:
+                        for owner, values in reif[r]:
+                            if owner == x:
+                                allowed_values |= set(self.domains[values]) \
+                                    if isinstance(values, str) else values
+                    before = len(self.domains[x])
+                    self.domains[x] = [v for v in self.domains[x] if v in allowed_values]
+                    changed |= len(self.domains[x]) != before
+            if not changed:
+                break
         return rest
 
     def _define(self, constraints: list[Item]) -> list[Item]:
@@ -517,6 +562,65 @@ class Encoding:
             if not done:
                 rest.append(item)
         return rest
+
+    def _find_at_most_one(self, constraints: list[Item]) -> None:
+        """Groups of 0/1 terms of which at most one is 1 (``sum(bs) <= 1`` or ``= 1``, all
+        coefficients 1): a sum of other coefficients over such a group is encoded as a
+        selection (``_selection``)."""
+        count = 0
+        for item in constraints:
+            if item.name not in ("int_lin_le", "int_lin_eq", "bool_lin_le", "bool_lin_eq") \
+                    or len(item.value) != 3:
+                continue
+            self.line = item.line
+            cs, rhs = self.resolve(item.value[0]), self.resolve(item.value[2])
+            if rhs != 1 or not isinstance(cs, list) or any(a != 1 for a in cs) or len(cs) < 3:
+                continue
+            xs = self.int_list(item.value[1])
+            if not all(x.values == [0, 1] for x in xs):
+                continue
+            for x in xs:
+                self.amo_groups.setdefault(x.eqs[1], set()).add(count)
+            count += 1
+
+    def _selection(self, ts: list, op: str, c: int, enforce: Sequence[int]) -> bool:
+        """``z * a + sum(ci * bi) = c`` where at most one bi holds (a group found by
+        ``_find_at_most_one``): bi -> z = (c - ci) / a, none -> z = c / a, and each value
+        of z has a clause naming the bi that give it. False when the pattern is not met."""
+        if op != "eq":
+            return False
+        others = [(a, x) for a, x in ts if x.values != [0, 1]]
+        bools = [(a, x.eqs[1]) for a, x in ts if x.values == [0, 1]]
+        if len(others) != 1 or len(bools) < 2:
+            others = [(a, x) for a, x in ts if x.values != [0, 1] or
+                      x.eqs[1] not in self.amo_groups]
+            if len(others) != 1:
+                return False
+            bools = [(a, x.eqs[1]) for a, x in ts if (a, x) not in others]
+        groups = None
+        for _, b in bools:
+            g = self.amo_groups.get(b)
+            if not g:
+                return False
+            groups = set(g) if groups is None else groups & g
+            if not groups:
+                return False
+        (za, z), t = others[0], self.true
+        neg = [-e for e in enforce]
+        support: dict[int, list[int]] = {}
+        for ci, b in bools:
+            w, r = divmod(c - ci, za)
+            target = z.eq(w, t) if r == 0 else -t
+            self.add([*neg, -b, target])
+            if r == 0:
+                support.setdefault(w, []).append(b)
+        w, r = divmod(c, za)
+        self.add([*neg, *(b for _, b in bools), z.eq(w, t) if r == 0 else -t])
+        for v, e in zip(z.values, z.eqs):
+            if r == 0 and v == w:
+                continue
+            self.add([*neg, -e, *support.get(v, [])])
+        return True
 
     # -- constraints ---------------------------------------------------------------------
     def _constraint(self, item: Item) -> None:
@@ -638,6 +742,11 @@ class Encoding:
                     rest = c - b * w
                     self._unary(x, lambda v, rest=rest: a * v == rest, [*enforce, e])
             return
+        if self.amo_groups and self._selection(ts, op, c, enforce):
+            return
+        if op == "le" and c == 1 and not enforce and all(a == 1 and x.values == [0, 1] for a, x in ts):
+            self.at_most_one([x.eqs[1] for _, x in ts])
+            return
         self._pindakaas(ts, op, c, enforce)
 
     def _unary(self, x: IntVar, allowed, enforce: Sequence[int]) -> None:
@@ -651,6 +760,9 @@ class Encoding:
             return
         first = ok.index(True)
         last = len(ok) - 1 - ok[::-1].index(True)
+        if first == last:  # one value: its direct literal
+            self.implies(enforce, [x.eqs[first]])
+            return
         if all(ok[first:last + 1]):
             if first > 0:
                 self.implies(enforce, [x.ges[first]])
@@ -697,8 +809,10 @@ class Encoding:
                 if m is None:
                     m = fresh[v] = self.new_var()
             return m if lit > 0 else -m
+        table = mine
         for clause in db._clauses_as_int():
-            self.add([mapped(lit) for lit in clause])
+            self.add([table[lit] if 0 < lit <= known else -table[-lit] if -known <= lit < 0
+                      else mapped(lit) for lit in clause])
 
     # Boolean relations
     def or_of(self, lits: list[int], holds: bool, enforce: Sequence[int]) -> None:
@@ -740,10 +854,18 @@ class Encoding:
         lits = [x for x in lits if x != -t]
         if len(lits) <= 1:
             return
+        if t in lits:
+            for x in lits:
+                if x != t:
+                    self.add([-x])
+            if lits.count(t) > 1:
+                self.add([])
+            return
         if len(lits) <= PAIRWISE:
+            cl = self.clauses
             for i in range(len(lits)):
-                for j in range(i + 1, len(lits)):
-                    self.add([-lits[i], -lits[j]])
+                a = -lits[i]
+                cl.extend([a, -b] for b in lits[i + 1:])
             return
         prev = None   # sequential counter: s_i = some of lits[0..i] holds
         for i, x in enumerate(lits):
