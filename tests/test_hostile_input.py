@@ -68,6 +68,28 @@ FILES = {
     "big.toml": b"#" * 1_000_001,
     "dask.toml": b"[dask]\ntimeout = 0\n",
     "many-items.yaml": b"[" + b"1, " * 50_001 + b"1]\n",
+    # A spec whose only number ranges over 0..100000 and is squared: Gecode solves it, the
+    # SAT encoding refuses the domain (round 4).
+    "huge-domain.yaml": b"""variables:
+  top:
+    type: int
+    domain: "[100000]"
+symbols:
+  x:
+    source:
+      - range(1)
+    type: int
+conditions:
+  bounds:
+    formula: And(x[0] >= 0, x[0] <= top, x[0] * x[0] == 49)
+queries:
+  q1:
+    desc: "What is x?"
+    ans_formula: get_value(_solutions[0], x[0])
+    ans_assertion: len(_solutions) == 1
+    ans_text: str(_ans)
+desc: "A number x from 0 to {top}."
+""",
 }
 #: Batches as Chuffed writes them: made when a test needs them, since they ask MiniZinc
 #: for Chuffed's version (rows marked fast never name one; see the last test).
@@ -329,6 +351,12 @@ ROWS = [
     (["train", "sudoku", "--data", "{tmp}/latin1.csv", "--out", "/dev/null"],
      ["bad --out /dev/null: not a regular file (the output is written as a new file and "
       "renamed into place)"]),
+    # -- round 4: the SAT back end (a model its encoding refuses; grading, which needs nodes)
+    (["gen", "logic", "--spec", "{tmp}/huge-domain.yaml", "--solver", "sat", "--seed", "1"],
+     ["model error in puzzle 'logic'", "the flattened model, line 2: variable",
+      "values, too many for the SAT encoding"]),
+    (["grade", "sudoku", PUZZLE, "--solver", "sat"],
+     ["SAT (CaDiCaL) does not report search nodes; grading needs a process back end"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from .. import calls
 from ..errors import PuzzleEngineError, PuzzleInputError
-from ..solving import cpsat
+from ..solving import cpsat, sat
 from ..solving.discovery import default_check_flags, find_solver, installed_solvers
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, SolverOpt, _errors, _host, _plugin_params,
@@ -74,10 +74,12 @@ def solvers(ctx: typer.Context, solver: SolverOpt = None, config: ConfigOpt = No
         for s in installed_solvers():
             table.add_row("*" if s.id == current else "", s.id, s.name, s.version, ", ".join(s.tags))
         out_console.print(table)
-        where = cpsat.register()
-        if where is not None:
-            out_console.print(f"CP-SAT's MiniZinc configuration: {where} (add it to MZN_SOLVER_PATH "
-                              "to run CP-SAT from minizinc itself)", markup=False)
+        for label, module in (("CP-SAT", cpsat), ("SAT", sat)):
+            where = module.register()
+            if where is not None:
+                out_console.print(f"{label}'s MiniZinc configuration: {where} (add it to "
+                                  f"MZN_SOLVER_PATH to run {label} from minizinc itself)",
+                                  markup=False)
         if current:
             flags = settings.check_flags
             if flags is None:

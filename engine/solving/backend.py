@@ -23,7 +23,7 @@ from typing import Any
 from .. import processes
 from ..errors import ModelError, SolverError
 from ..types import Status
-from . import cpsat, flatzinc
+from . import cpsat, flatzinc, sat
 from .compiled import FlatModel, flatten, model_error, model_files
 from .discovery import default_check_flags, find_solver, minizinc_binary
 from .process import ProcessSession
@@ -40,7 +40,13 @@ def _cpsat_session(backend: Backend, flat: FlatModel) -> Session:
     return CpsatSession(backend, flat)
 
 
+def _sat_session(backend: Backend, flat: FlatModel) -> Session:
+    from .sat import SatSession  # (imports python-sat and the encoder: only when used)
+    return SatSession(backend, flat)
+
+
 IN_PROCESS[cpsat.SOLVER_ID] = _cpsat_session
+IN_PROCESS[sat.SOLVER_ID] = _sat_session
 
 
 class Backend:

@@ -25,11 +25,7 @@ seed), ``-s`` (statistics), ``-t MS`` (time limit). Without ``-f`` an ``int_sear
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import sys
-import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import processes
-from ..cache import cache_root, write_if_changed
+from . import registration
 from .flatzinc import Access, Call, FznError, Ident, IntSet, Item, parse
 
 SOLVER_ID = "org.puzzle-engine.cp-sat"
@@ -460,8 +456,10 @@ class Options:
     time_limit: float | None = None  # seconds
 
 
-def parse_flags(args: Sequence[str]) -> tuple[Options, list[str]]:
-    """The standard FlatZinc flags; returns the options and the remaining arguments."""
+def parse_flags(args: Sequence[str], runner: str = "CP-SAT",
+                flags: Sequence[str] = STD_FLAGS) -> tuple[Options, list[str]]:
+    """The standard FlatZinc flags (those of ``flags`` that a ``runner`` takes); returns
+    the options and the remaining arguments."""
     opts, rest, i = Options(), [], 0
     args = list(args)
 
@@ -474,6 +472,8 @@ def parse_flags(args: Sequence[str]) -> tuple[Options, list[str]]:
     try:
         while i < len(args):
             a = args[i]
+            if a.startswith("-") and a != "-" and a != "-v" and a not in flags:
+                raise FznError(f"unknown flag '{a}' (the {runner} runner takes {' '.join(flags)})")
             if a == "-a":
                 opts.all_solutions = True
             elif a == "-n":
@@ -698,29 +698,12 @@ def solver_config() -> dict[str, Any]:
 
 
 def register() -> Path | None:
-    """Write the solver configuration and its wrapper script (once per Python
-    environment) and put their directory first on ``MZN_SOLVER_PATH``, so that MiniZinc
-    run from this process or its children lists CP-SAT. None when OR-Tools is missing or
-    no directory can be written."""
+    """Register CP-SAT as a MiniZinc solver (``registration.register``), so that MiniZinc
+    run from this process or its children lists it. None when OR-Tools is missing or no
+    directory can be written."""
     if not available():
         return None
-    config = solver_config()
-    key = hashlib.sha256(json.dumps([sys.executable, config], sort_keys=True).encode()).hexdigest()[:16]
-    for root in (cache_root() / "solvers", Path(tempfile.gettempdir()) / "puzzle-engine-solvers"):
-        where = root / key
-        wrapper = where / "fzn-cp-sat"
-        config["executable"] = str(wrapper)
-        try:
-            where.mkdir(parents=True, exist_ok=True)
-            write_if_changed(wrapper, f'#!/bin/sh\nexec "{sys.executable}" -m puzzle_engine.solving.cpsat "$@"\n', 0o755)
-            write_if_changed(where / "cp-sat.msc", json.dumps(config, indent=2) + "\n", 0o644)
-        except OSError:
-            continue
-        paths = [p for p in os.environ.get("MZN_SOLVER_PATH", "").split(os.pathsep) if p]
-        if str(where) not in paths:
-            os.environ["MZN_SOLVER_PATH"] = os.pathsep.join([str(where), *paths])
-        return where
-    return None
+    return registration.register(solver_config(), "puzzle_engine.solving.cpsat", "cp-sat")
 
 
 if __name__ == "__main__":

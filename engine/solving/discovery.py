@@ -8,7 +8,7 @@ import shutil
 from dataclasses import dataclass
 
 from .. import processes
-from . import cpsat
+from . import cpsat, sat
 from ..errors import SolverError
 
 INSTALL_HINT = ("run 'bash scripts/setup.sh' from the puzzle-engine checkout, "
@@ -34,9 +34,12 @@ def minizinc_binary() -> str:
 
 @functools.lru_cache(maxsize=1)
 def installed_solvers() -> tuple[SolverInfo, ...]:
-    """The solvers MiniZinc reports (``minizinc --solvers-json``), CP-SAT among them when
-    OR-Tools is installed (``cpsat.register`` puts its configuration on MiniZinc's path)."""
+    """The solvers MiniZinc reports (``minizinc --solvers-json``), with the engine's
+    in-process back ends among them when their libraries are installed: CP-SAT (OR-Tools)
+    and SAT (python-sat); ``cpsat.register`` and ``sat.register`` put their
+    configurations on MiniZinc's path."""
     cpsat.register()
+    sat.register()
     proc = processes.run_minizinc([minizinc_binary(), "--solvers-json"])
     if proc.returncode != 0:
         raise SolverError(f"'minizinc --solvers-json' failed: {first_line(proc.stderr)}")
