@@ -294,6 +294,8 @@ class FakeModel:
             free = [i for i in at if not board[i]]
             matches = [b for b in matches if any(b[i] != differs[i] for i in free)]
         found = min(len(matches), limit)
+        if order is not None and matches:  # the least in the lexicographic order of ``order``
+            matches = [min(matches, key=lambda b: [b[i] for i in order])]
         return Run(found, True, {}, matches[0] if solution and matches else None)
 
     def close(self) -> None:
