@@ -64,14 +64,18 @@ class Existing:
             self.cut_at = None
 
 
+class OneOf(tuple):
+    """A value of ``same`` that any of these values matches (as JSON: the list of them)."""
+
+
 def read_existing(path: Path, fmt: str, type_name: str, params: dict[str, Any],
                   check_line: Callable[[str], None], same: Mapping[str, Any] | None = None
                   ) -> Existing:
     """The records in ``path`` (none if it does not exist), each checked to be a record
     of a ``type_name`` batch with ``params``, whose fields named in ``same`` (dotted:
-    ``options.max_solutions``) hold the values given there. ``check_line`` raises
-    ``PuzzleInputError`` for a line-format line that is not such a puzzle. Changes
-    nothing."""
+    ``options.max_solutions``) hold the values given there (one of them, for a
+    ``OneOf``). ``check_line`` raises ``PuzzleInputError`` for a line-format line that is
+    not such a puzzle. Changes nothing."""
     if not path.exists():
         return Existing()
     text = read_text(path, ", so not a batch of puzzle-engine's; --resume leaves it untouched")
@@ -121,9 +125,12 @@ def _record(line: str, where: str, type_name: str, params: dict[str, Any],
         value: Any = record
         for part in key.split("."):
             value = value.get(part) if isinstance(value, dict) else None
-        if value != expected:
-            raise PuzzleInputError(f"{where}: made with {key} {json.dumps(value)}, this run's "
-                                   f"is {json.dumps(expected)}{untouched}")
+        if value in expected if isinstance(expected, OneOf) else value == expected:
+            continue
+        wanted = (f"takes one of {json.dumps(expected)}" if isinstance(expected, OneOf)
+                  else f"is {json.dumps(expected)}")
+        raise PuzzleInputError(f"{where}: made with {key} {json.dumps(value)}, this run's "
+                               f"{wanted}{untouched}")
     return record
 
 

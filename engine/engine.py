@@ -154,20 +154,35 @@ class Engine:
                 self._split.pop(next(iter(self._split))).close()
             return model
 
-    def complete(self, ptype: PuzzleType, params, board: Board) -> Board | None:
-        """A solution of a grid ``board`` (the first the model's search finds), or None."""
-        if type(ptype).from_solution is GridPuzzle.from_solution:
-            # The flattened check model, run directly: no MiniZinc compile per board.
-            run = self.compiled(ptype, self.checker_data(ptype, params, board)).run(board, solution=True)
-            if run.first is None and run.complete:
+    def complete(self, ptype: PuzzleType, params, board: Board,
+                 order: Sequence[int] | None = None) -> Board | None:
+        """The least solution of a grid ``board`` in the lexicographic order of the squares
+        ``order`` (default: every square, row by row; smallest value first), or None.
+
+        The least solution is one fact about the model, found by a complete search in that
+        order (``Session.run(order=...)``, never free search or a check's own flags), so
+        every exact solver gives the same board and a random full board made from it (a
+        type's ``random_solution``) is the same whichever decides. A time-out is an error:
+        the first solution found before it need not be the least."""
+        session = self.compiled(ptype, self.checker_data(ptype, params, board))
+        if order is None:
+            order = range(session.squares)
+        order = list(order)
+        if sorted(order) != list(range(session.squares)):
+            raise ValueError(f"order must be a permutation of the {session.squares} squares")
+        run = session.run(board, order=order, solution=True)
+        if run.first is None:
+            if run.complete:
                 return None
-            boards = [] if run.first is None else [run.first]
-            status = Status.SAT if boards else Status.UNKNOWN
-        else:  # the type reads the solution itself: give it MiniZinc's
-            result, boards = self.solve(ptype, params, board)
-            status = result.status
+            raise SolverError(f"solver timed out completing a '{ptype.name}' board "
+                              "(raise --time-limit)")
+        if type(ptype).from_solution is GridPuzzle.from_solution:
+            return run.first
+        # The type reads its solution itself: MiniZinc's output of the least board, every
+        # square given (so the solver has nothing left to choose on the board).
+        result, boards = self.solve(ptype, params, run.first)
         if not boards:
-            if status == Status.UNKNOWN:
+            if result.status == Status.UNKNOWN:
                 raise SolverError(f"solver timed out completing a '{ptype.name}' board "
                                   "(raise --time-limit)")
             return None

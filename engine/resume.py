@@ -16,16 +16,23 @@ from . import __version__, batch_file, calls
 from .errors import PuzzleInputError
 from .hookspecs import PuzzleType
 from .inputs import parse
+from .solving.discovery import EXACT
 
 
 def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
                 level: str | None = None) -> dict[str, Any]:
     """What decides the puzzles besides the seed, which a resumed batch must share: the
-    solver and the versions, the strategy's recorded options, and with a ``level`` the
+    solver and its version (any exact solver, for a strategy whose puzzles are alike on
+    all of them), the versions, the strategy's recorded options, and with a ``level`` the
     level, the grader and the level model (by content) of ``judge``. Dotted names, as
     ``batch_file.read_existing`` takes them."""
-    same = {"solver": engine.backend.solver_id, "solver_version": engine.backend.info.version,
-            "plugin_version": ptype.plugin_version, "engine_version": __version__,
+    solver = engine.backend.solver_id
+    if solver in EXACT and getattr(strategy, "alike_on_exact_solvers", False):
+        # The same puzzles on every exact solver (and version): the batch may go on on any.
+        pinned: dict[str, Any] = {"solver": batch_file.OneOf(sorted(EXACT))}
+    else:
+        pinned = {"solver": solver, "solver_version": engine.backend.info.version}
+    same = {**pinned, "plugin_version": ptype.plugin_version, "engine_version": __version__,
             **{f"options.{k}": v for k, v in strategy.record_options(options).items()
                if k != "batch"}}
     if level is not None:

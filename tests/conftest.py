@@ -25,6 +25,33 @@ SOLVERS = ("gecode", "chuffed")
 OTHER = {"gecode": "chuffed", "chuffed": "gecode"}
 
 
+#: The exact solvers (complete search; uniqueness and the least completion do not depend on
+#: which one answers). ``sat`` is the in-process SAT back end: tests parametrized by
+#: ``exact_solver`` run on it once ``puzzle-engine solvers`` lists it.
+EXACT_SOLVERS = ("gecode", "chuffed", "cp-sat", "sat")
+
+
+def installed(solver: str) -> bool:
+    """Whether ``puzzle-engine solvers`` lists ``solver`` (by id, id part or tag)."""
+    from puzzle_engine.errors import SolverError
+    from puzzle_engine.solving.discovery import find_solver
+    try:
+        find_solver(solver)
+    except SolverError:
+        return False
+    return True
+
+
+@pytest.fixture
+def exact_solver(request) -> str:
+    """The exact solver a test is parametrized with (``indirect=True``); the test is
+    skipped, saying so, when that solver is not installed."""
+    if not installed(request.param):
+        pytest.skip(f"solver '{request.param}' is not installed ('puzzle-engine solvers' "
+                    "does not list it)")
+    return request.param
+
+
 @pytest.fixture(scope="session")
 def host():
     return get_host()

@@ -76,6 +76,14 @@ def first_line(text: str) -> str:
     return (errors or lines or ["no message"])[0]
 
 
+#: The exact solvers: complete search behind the ``Session`` contract, so that a puzzle's
+#: every answer (counts, statuses, the least completion) is a fact about the model, and a
+#: batch made on one may go on on another (``resume.same_fields``). ``sat`` is the
+#: in-process SAT back end.
+EXACT = frozenset({"org.gecode.gecode", "org.chuffed.chuffed", "org.puzzle-engine.cp-sat",
+                   "org.puzzle-engine.sat"})
+
+
 def default_check_flags(info: SolverInfo) -> tuple[str, ...]:
     """The flags a solver's uniqueness checks run with unless configured: free search
     (``-f``) on a solver that learns (tag ``lcg``: Chuffed, which alternates the model's

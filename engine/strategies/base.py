@@ -78,6 +78,9 @@ class Strategy:
     description: str = ""
     options: tuple[Param, ...] = ()
     hooks: type = object
+    #: Whether a puzzle depends on the seed and options alone, not on which exact solver
+    #: answers (``discovery.EXACT``): then a batch may go on on another exact solver.
+    alike_on_exact_solvers: bool = False
 
     def make_options(self, values: Mapping[str, Any], workers: int = 1) -> Any:
         """The options object from option values (defaults for those absent); ``workers``
