@@ -77,6 +77,8 @@ def flatten(info: SolverInfo, ptype, data: Mapping[str, Any], extra: Sequence[st
     try:
         tmp = Path(folder.name)
         files, labels = model_files(ptype, extra, tmp)
+        # MiniZinc reads an empty JSON object as an error: no data, no file.
+        data_files = [str(tmp / "data.json")] if data else []
         (tmp / "data.json").write_text(json.dumps(dict(data)))
         fzn = tmp / "model.fzn"
         cached = _fzn_cache_path(info, files, data, flags) if cache else None
@@ -84,7 +86,7 @@ def flatten(info: SolverInfo, ptype, data: Mapping[str, Any], extra: Sequence[st
             text, stdout = cached.read_text(), ""
         else:
             proc = processes.run_minizinc([minizinc_binary(), "--solver", info.id,
-                                           *flags, "-c", *files, str(tmp / "data.json"),
+                                           *flags, "-c", *files, *data_files,
                                            "--fzn", str(fzn), "--ozn", os.devnull])
             if proc.returncode != 0:
                 raise ModelError(compile_error(ptype, proc.stderr, labels))

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from puzzle_engine import Status
 
-from . import symbolic
+from . import shape, symbolic
 from .helpers import LETTERS, SYMBOLIC_MODEL, Helpers, Model, _hashable
 from .interp import Closure, ExprError, Interpreter, parse
 from .selection import Redraw, select
@@ -77,6 +77,11 @@ class Scenario:
             lines.append("var bool: pe_none;")
         lines.append("solve satisfy;")
         return "\n".join(lines) + "\n"
+
+    def template(self, extra=(), options=None) -> shape.Template | None:
+        """The model's shape and this draw's values (``shape``), with answer ``options``
+        (formulas) when given; None where it has none (it is then solved whole)."""
+        return shape.template([*self.constraints, *extra], self.bound, options)
 
 
 class Condition(str):
@@ -149,10 +154,12 @@ class Drawn:
     config: dict[str, Any]
     parameters: dict[str, Any]
     answer_index: int
+    template: shape.Template | None = None  # the model and options' shape (``shape``)
 
 
 class Generator:
-    """Runs one spec. ``solve(model_text, n)`` returns ``(status, [assignment...])``."""
+    """Runs one spec. ``solve(model_text, n, template)`` returns ``(status,
+    [assignment...])``; ``template`` is the model's shape (``shape.template``) or None."""
 
     def __init__(self, spec: Spec, solve: Callable[[str, int], tuple[Status, list[dict]]]):
         self.spec = spec
@@ -258,15 +265,16 @@ class Generator:
         if len(solutions) <= RECORDED_SOLUTIONS:
             config["_solutions"] = [m.assignment for m in solutions]
         answers, query_texts, options, check, answer_index = [], {}, None, "solution-set", 0
+        option_syms = None
         option_queries = [q for q in self.d["queries"] if "ans_formula" not in self.d["queries"][q]]
         for qname, q in self.d["queries"].items():
             path = ("queries", qname)
             if "ans_formula" in q:
                 desc, answer = self._free_query(path, q)
             else:
-                desc, answer, opts, idx = self._option_query(path, q, solutions, config)
+                desc, answer, opts, idx, syms = self._option_query(path, q, solutions, config)
                 if len(option_queries) == 1:
-                    options, check, answer_index = opts, "options", idx
+                    options, check, answer_index, option_syms = opts, "options", idx, syms
             query_texts[qname] = desc
             answers.append(answer)
         names.update(query_texts)
@@ -276,11 +284,15 @@ class Generator:
         problem = self.text(("desc",))
         if options is None:  # the answers come from the whole set of solutions
             options = self._solution_set_options(solutions)
+            pins = self._pins_sym(solutions)
+            option_syms = None if pins is None else [pins, symbolic.Not(pins)]
         model = self.scn.minizinc()
+        template = self.scn.template(options=option_syms) \
+            if option_syms and None not in option_syms else None
         parameters = {"cond_num": len(self.scn.constraints), "sym_num": len(self.scn.variables),
                       "solutions": len(solutions)}
         return Drawn(problem, "====".join(answers), model, options, check, config, parameters,
-                     answer_index)
+                     answer_index, template)
 
     def _random_value(self, path, v):
         domain = self.ev(path + ("domain",))
@@ -436,7 +448,7 @@ class Generator:
     def _scenario_solution(self, replay):
         if self.recorded:
             return None
-        status, found = self.solve(self.scn.minizinc(), SCENARIO_SOLUTIONS)
+        status, found = self.solve(self.scn.minizinc(), SCENARIO_SOLUTIONS, self.scn.template())
         if not found:
             raise Redraw("the scenario has no solution" if status == Status.UNSAT
                          else "the solver timed out on the scenario")
@@ -467,7 +479,7 @@ class Generator:
     def _all_solutions(self, limit):
         if self.recorded:
             return self._recorded()
-        status, found = self.solve(self.scn.minizinc(), limit + 1)
+        status, found = self.solve(self.scn.minizinc(), limit + 1, self.scn.template())
         if status not in (Status.ALL, Status.UNSAT):
             raise Redraw(f"more than {limit} solutions (max_solution)" if len(found) > limit
                          else "the solver timed out enumerating the solutions")
@@ -503,7 +515,7 @@ class Generator:
         best = None
         for _ in range(OPTIMUM_STEPS):
             extra = [] if best is None else [symbolic.binop(better, goal, best)]
-            status, found = self.solve(self.scn.minizinc(extra), 1)
+            status, found = self.solve(self.scn.minizinc(extra), 1, self.scn.template(extra))
             if status == Status.UNSAT:
                 break
             if not found:
@@ -572,17 +584,19 @@ class Generator:
             formula_ok &= e is not None
             exprs.append(e)
         if formula_ok:
-            mzn = [symbolic.to_minizinc(e if select_true else symbolic.Not(e)) for e in exprs]
+            syms = [symbolic._lift(e if select_true else symbolic.Not(e)) for e in exprs]
+            mzn = [symbolic.to_minizinc(e) for e in syms]
         else:  # the formula reads solutions in Python only: the options as sets of solutions
-            mzn = []
+            mzn, syms = [], []
             for ti, opt in chosen:
                 holds = [m for m in solutions if self._opt_truth(tpaths[ti], opt, m)]
                 if not select_true:
                     holds = [m for m in solutions if m not in holds]
                 mzn.append(_pins(holds))
+                syms.append(self._pins_sym(holds))
         config.setdefault("_queries", {})[path[1]] = {"pool": [_plain(o) for _, o in chosen]}
         desc = self.text(path + ("desc",)) + "\n" + "\n".join(texts)
-        return desc, LETTERS[answer], mzn, answer
+        return desc, LETTERS[answer], mzn, answer, syms
 
     def _opt_truth(self, tp, opt, model) -> bool:
         v = self.ev(tp + ("opt_formula",), {"_opt": opt, "_model": model})
@@ -601,6 +615,17 @@ class Generator:
         if isinstance(v, bool):
             return symbolic._lift(v)
         return v if isinstance(v, Sym) and v.type == "bool" else None
+
+    def _pins_sym(self, models):
+        """``_pins`` as a formula (for the model's shape)."""
+        terms = []
+        for m in models:
+            if not set(m.assignment) <= set(self.scn.variables):
+                return None
+            terms.append(symbolic._lift(symbolic.And(
+                [symbolic.binop("==", self.scn.variables[n], v)
+                 for n, v in sorted(m.assignment.items())])))
+        return symbolic._lift(symbolic.Or(terms))
 
     def _solution_set_options(self, solutions):
         """For open questions: "the solution is one of those enumerated" and its negation.
