@@ -357,10 +357,20 @@ class Generator:
         except (ExprError, SymbolicError):
             return None  # PuzzleClone keeps such a template unfilled; get_desc gives None
 
-    def _selection(self, path, s, domain):
-        sources = [list(_items(self.ev(path + ("source", i)))) for i in range(len(s["source"]))]
+    def _selection(self, path, s, domain, known=None):
+        """A selection's items. ``known`` (a dict, for a loop that selects from the same
+        definition many times) keeps the sources and amounts once computed, when computing
+        them drew no random number (then they are the same each time)."""
         amount = s.get("amount")
-        amounts = [self.ev(path + ("amount", i)) for i in range(len(sources))] if amount else [1] * len(sources)
+        if known is not None and path in known:
+            sources, amounts = known[path]
+        else:
+            state = self.rng.getstate() if known is not None else None
+            sources = [list(_items(self.ev(path + ("source", i)))) for i in range(len(s["source"]))]
+            amounts = [self.ev(path + ("amount", i)) for i in range(len(sources))] if amount \
+                else [1] * len(sources)
+            if known is not None and self.rng.getstate() == state:
+                known[path] = sources, amounts
         customs = []
         for i, c in enumerate(s.get("custom_cond") or []):
             cp = path + ("custom_cond", i, "constraint")
@@ -544,12 +554,12 @@ class Generator:
         tdefs = templates or [q]
         opt_num, select_true = q.get("opt_num", 4), q.get("select_type", True)
         right, wrong = [], []  # (template index, _opt, option formula when compiled)
-        seen = set()
+        seen, known = set(), {}
         for _ in range(OPTION_TRIES):
             ti = self.rng.randrange(len(tdefs))
             tp, t = tpaths[ti], tdefs[ti]
             try:
-                (item,), _, with_amount = self._selection(tp, t, 1)
+                (item,), _, with_amount = self._selection(tp, t, 1, known)
             except Redraw:
                 continue
             opt = item[0]
