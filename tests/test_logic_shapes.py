@@ -165,3 +165,24 @@ def test_every_complete_solve_has_the_whole_models_solutions(counted, name):
         except Redraw:
             pass
     assert compared and any(compared)  # some complete answers, some with solutions
+
+
+def test_an_option_loop_ends_once_every_selection_was_met():
+    """A plain selection (distinct items, fixed amounts, no conditions) has a known
+    number of different options; once all were met, the loop's outcome is known. Any
+    condition, duplicates or equal items: never counted as exhausted."""
+    from puzzle_engine_plugins.logic.generator import Generator
+
+    plain = {"source": ["range(0, 4)"], "amount": ["2"]}
+    known = {("q",): ([[0, 1, 2, 3]], [2])}
+    exhausted = Generator._exhausted
+    assert exhausted([("q",)], [plain], known, [12]) is True   # 4 * 3 ordered pairs
+    assert exhausted([("q",)], [plain], known, [11]) is False
+    assert exhausted([("q",)], [{**plain, "order": [False]}], known, [6]) is True  # 4 choose 2
+    assert exhausted([("q",)], [plain], {}, [12]) is False  # sources not fixed
+    assert exhausted([("q",)], [{**plain, "duplicate": [True]}], known, [99]) is False
+    assert exhausted([("q",)], [{**plain, "custom_cond": [{}]}], known, [99]) is False
+    assert exhausted([("q",)], [plain], {("q",): ([[0, 0, 2, 3]], [2])}, [99]) is False
+    two = [("q",), ("r",)]
+    assert exhausted(two, [plain, plain], {**known, ("r",): ([[5]], [2])}, [12, 0]) is True
+    assert exhausted(two, [plain, plain], known, [12, 0]) is False

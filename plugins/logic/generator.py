@@ -8,6 +8,7 @@ A draw that cannot be completed raises ``Redraw`` and the caller draws again.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -555,7 +556,10 @@ class Generator:
         opt_num, select_true = q.get("opt_num", 4), q.get("select_type", True)
         right, wrong = [], []  # (template index, _opt, option formula when compiled)
         seen, known = set(), {}
+        found = [0] * len(tdefs)  # different selections met, per template
         for _ in range(OPTION_TRIES):
+            if self._exhausted(tpaths, tdefs, known, found):
+                break  # no try can give another option: the outcome is already known
             ti = self.rng.randrange(len(tdefs))
             tp, t = tpaths[ti], tdefs[ti]
             try:
@@ -567,6 +571,7 @@ class Generator:
             if k in seen:
                 continue
             seen.add(k)
+            found[ti] += 1
             truth = [self._opt_truth(tp, opt, m) for m in solutions]
             cond = t.get("cond", "any")
             if all(truth):
@@ -607,6 +612,32 @@ class Generator:
         config.setdefault("_queries", {})[path[1]] = {"pool": [_plain(o) for _, o in chosen]}
         desc = self.text(path + ("desc",)) + "\n" + "\n".join(texts)
         return desc, LETTERS[answer], mzn, answer, syms
+
+    @staticmethod
+    def _exhausted(tpaths, tdefs, known, found) -> bool:
+        """Whether every template has given every selection it can (then more tries give
+        only options met before, and the loop's outcome is known). Only for plain
+        selections whose sources and amounts are fixed (``known``): one dimension, no
+        custom or domain conditions, no duplicates, where the count is a product of
+        permutations (``order``) or combinations of distinct items; anything else is
+        never exhausted."""
+        for tp, t, met in zip(tpaths, tdefs, found):
+            if tp not in known or t.get("dim", 1) != 1 or t.get("custom_cond") or \
+                    t.get("dim_cond") is not None or t.get("domain_cond", True) is not True:
+                return False
+            sources, amounts = known[tp]
+            n = len(sources)
+            if any(t.get("duplicate") or [False] * n):
+                return False
+            total = 1
+            for source, amount, ordered in zip(sources, amounts, t.get("order") or [True] * n):
+                if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0 \
+                        or len({_hashable(x) for x in source}) != len(source):
+                    return False  # (equal items would make fewer different options)
+                total *= math.perm(len(source), amount) if ordered else math.comb(len(source), amount)
+            if met < total:
+                return False
+        return True
 
     def _opt_truth(self, tp, opt, model) -> bool:
         v = self.ev(tp + ("opt_formula",), {"_opt": opt, "_model": model})
