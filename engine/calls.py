@@ -103,19 +103,29 @@ def instance_model(ptype, params, instance) -> list[str]:
 
 
 def split_data(ptype, params, instance, solver):
-    """The type's ``split_data``, checked: None, or ``(shared data, {array: ints})``."""
+    """The type's ``split_data``, checked: None, or ``(shared data, {array: ints}, model)``,
+    ``model`` the MiniZinc text of the instance's shape or None."""
     value = call(ptype, "split_data", params=params, instance=instance, solver=solver)
     if value is None:
         return None
-    wanted = "None or (shared data, {array name: list of integers})"
-    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Mapping)
-            and isinstance(value[1], Mapping)):
+    wanted = "None or (shared data, {array name: list of integers}[, MiniZinc text])"
+    if not (isinstance(value, tuple) and len(value) in (2, 3) and isinstance(value[0], Mapping)
+            and isinstance(value[1], Mapping)) or (len(value) == 3 and not isinstance(value[2], str)):
         raise bad_result("split_data", ptype, value, wanted)
     for name, values in value[1].items():
         if not isinstance(name, str) or not isinstance(values, (list, tuple)) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise bad_result("split_data", ptype, value, wanted)
-    return dict(value[0]), {name: list(values) for name, values in value[1].items()}
+    model = value[2] if len(value) == 3 else None
+    return dict(value[0]), {name: list(values) for name, values in value[1].items()}, model
+
+
+def split_values(ptype, params, instance, values):
+    """The type's ``split_values``, checked to be a mapping."""
+    value = call(ptype, "split_values", params=params, instance=instance, values=values)
+    if not isinstance(value, Mapping):
+        raise bad_result("split_values", ptype, value, "a mapping of output values")
+    return value
 
 
 def text(ptype, method: str, **kwargs) -> str:

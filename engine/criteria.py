@@ -209,10 +209,10 @@ class UniqueAnswer(Criterion):
         for i, option in enumerate(options):
             # A solution exists, so an option that holds in none is not also in all: one
             # solver call settles a distractor, the usual case.
-            refuted = self._never(engine, ptype, params, instance, f"({option})")
+            refuted = self._never(engine, ptype, params, instance, (i, True))
             if refuted:
                 continue
-            entailed = self._never(engine, ptype, params, instance, f"not ({option})")
+            entailed = self._never(engine, ptype, params, instance, (i, False))
             if entailed:  # in every solution (and so in some: it is not refuted either)
                 correct.append(i)
             elif entailed is False and refuted is False:  # in some solutions only
@@ -227,10 +227,11 @@ class UniqueAnswer(Criterion):
         return Verdict(True, 1, result.status, solutions[0], correct[0], {"answer": correct[0]})
 
     @staticmethod
-    def _never(engine, ptype, params, instance, condition: str) -> bool | None:
-        """Whether no solution satisfies ``condition`` (None: unknown)."""
-        result, _ = engine.solve(ptype, params, instance, extra=[f"constraint {condition};"],
-                                 goal="satisfy")
+    def _never(engine, ptype, params, instance, option: tuple[int, bool]) -> bool | None:
+        """Whether no solution has ``option`` = ``(i, holds)``: the answer option i
+        holding (or failing); None: unknown. A type with a split model that selects its
+        options (``split_data``) answers it by a question of a session, no compile."""
+        result, _ = engine.solve(ptype, params, instance, goal="satisfy", option=option)
         if result.status == Status.UNSAT:
             return True
         if result.status == Status.UNKNOWN:

@@ -26,6 +26,10 @@ from .types import Board, Status, Transformation
 
 #: Models flattened from ``split_data`` kept at once (a growing level needs one).
 SPLIT_MODELS = 4
+#: Shapes (``split_data`` with a model) kept at once: a spec has a few per structure.
+SHAPE_MODELS = 32
+#: The array of a split model that selects answer options (see ``split_data``).
+ANSWER_ARRAY = "pe_answer"
 #: "All solutions" through a flattened model: more is surely a runaway enumeration.
 MAX_SOLUTIONS = 1_000_000
 
@@ -47,6 +51,7 @@ class Engine:
         self.backend = backend
         self._compiled: dict[str, Session] = {}
         self._split: dict[str, Session] = {}  # split_data's models, least recent first
+        self._shapes: dict[str, Session] = {}  # split_data's shapes, least recent first
         self._empty_data: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
@@ -111,48 +116,71 @@ class Engine:
 
     # -- solving ------------------------------------------------------------------------------
     def solve(self, ptype: PuzzleType, params, instance, nr_solutions: int = 1,
-              extra: Sequence[str] = (), goal: str | None = None) -> tuple[SolveResult, list]:
+              extra: Sequence[str] = (), goal: str | None = None,
+              option: tuple[int, bool] | None = None) -> tuple[SolveResult, list]:
         """Solutions of ``instance`` (up to ``nr_solutions``; 0 for all) through a full
         MiniZinc run. ``goal`` is ``"satisfy"`` to drop an optimisation type's objective;
-        ``extra`` is MiniZinc code added to the model. Returns the result (its status
-        tells SAT, ALL, OPTIMAL, UNSAT and UNKNOWN apart; ``objective`` holds the
-        optimum's value) and the type's solutions."""
+        ``extra`` is MiniZinc code added to the model; ``option`` is ``(i, holds)``: only
+        solutions in which the type's answer option i holds (or fails). Returns the
+        result (its status tells SAT, ALL, OPTIMAL, UNSAT and UNKNOWN apart;
+        ``objective`` holds the optimum's value) and the type's solutions.
+
+        A type with ``split_data`` is answered, where it can be, by a session on its
+        model flattened once: satisfaction questions with no ``extra``."""
         own = calls.instance_model(ptype, params, instance)
-        if not extra and not own and (goal == "satisfy" or not ptype.objective):
+        if not extra and (goal == "satisfy" or not ptype.objective):
             split = calls.split_data(ptype, params, instance, self.backend.info)
-            if split is not None:
-                result, raw = self._solve_split(ptype, *split, nr_solutions)
-                return result, [self.solution_of(ptype, params, s) for s in raw]
+            if split is not None and (split[2] is not None or not own):
+                shared, fixed, model = split
+                answers = fixed.get(ANSWER_ARRAY)
+                if option is None or (answers is not None and 0 <= option[0] < len(answers)):
+                    if option is not None:
+                        answers = list(answers)
+                        answers[option[0]] = 1 if option[1] else 2
+                        fixed = {**fixed, ANSWER_ARRAY: answers}
+                    result, raw = self._solve_split(ptype, shared, fixed, nr_solutions, model)
+                    raw = [calls.split_values(ptype, params, instance, r) for r in raw]
+                    return result, [self.solution_of(ptype, params, s) for s in raw]
+        if option is not None:
+            options = calls.call(ptype, "answer_options", params=params, instance=instance)
+            extra = [*extra, f"constraint {'' if option[1] else 'not '}({options[option[0]]});"]
         result, raw = self.backend.solve(ptype, self.data(ptype, params, instance),
                                          nr_solutions, [*own, *extra], goal)
         return result, [self.solution_of(ptype, params, s) for s in raw]
 
     def _solve_split(self, ptype: PuzzleType, shared: dict[str, Any],
-                     fixed: dict[str, list[int]], nr_solutions: int):
+                     fixed: dict[str, list[int]], nr_solutions: int, model: str | None = None):
         """A satisfaction solve through the model flattened once with ``shared`` data
-        (``split_data``): one solver run with ``fixed`` arrays, no compile."""
-        model = self.split_model(ptype, shared)
+        (``split_data``): one question of its session with ``fixed`` arrays, no compile."""
+        session = self.split_model(ptype, shared, model)
         limit = nr_solutions or MAX_SOLUTIONS
-        run = model.run((0,) * model.squares, limit=limit, arrays=fixed, every=True)
+        run = session.run((0,) * session.squares, limit=limit, arrays=fixed, every=True)
         if run.found == 0:
             status = Status.UNSAT if run.complete else Status.UNKNOWN
         else:  # cut short by the limit or a time-out: SAT; else every solution
             status = Status.SAT if run.found >= limit or not run.complete else Status.ALL
-        raw = [{ptype.decision: model.shaped(board)} for board in run.every]
+        raw = [{ptype.decision: session.shaped(board)} for board in run.every]
         return SolveResult(status), raw
 
-    def split_model(self, ptype: PuzzleType, shared: dict[str, Any]) -> Session:
-        """The model flattened with ``split_data``'s shared data. The last few are kept
-        (a growing level needs one at a time), so a long batch holds no more."""
-        key = json.dumps([ptype.name, ptype.plugin, shared], sort_keys=True)
+    def split_model(self, ptype: PuzzleType, shared: dict[str, Any],
+                    model: str | None = None) -> Session:
+        """The model flattened with ``split_data``'s shared data (and its ``model``, a
+        shape, when given). The last few are kept (a growing level needs one at a time,
+        a spec a few shapes), so a long batch holds no more. A shape's FlatZinc is cached
+        between runs (a spec has few); a growing level's board is not (seldom met
+        again, it would only fill the disk)."""
+        key = json.dumps([ptype.name, ptype.plugin, shared, model], sort_keys=True)
+        kept, models = (SPLIT_MODELS, self._split) if model is None else \
+            (SHAPE_MODELS, self._shapes)
         with self._lock:
-            model = self._split.pop(key, None)
-            if model is None:
-                model = self.backend.compile(ptype, shared, cache=False)
-            self._split[key] = model  # the most recent last
-            while len(self._split) > SPLIT_MODELS:
-                self._split.pop(next(iter(self._split))).close()
-            return model
+            session = models.pop(key, None)
+            if session is None:
+                session = self.backend.compile(ptype, shared, [model] if model else (),
+                                               cache=model is not None)
+            models[key] = session  # the most recent last
+            while len(models) > kept:
+                models.pop(next(iter(models))).close()
+            return session
 
     def complete(self, ptype: PuzzleType, params, board: Board,
                  order: Sequence[int] | None = None) -> Board | None:
@@ -263,7 +291,8 @@ class Engine:
         return strategy.generate(self, ptype, params, seed, options)
 
     def close(self) -> None:
-        for model in [*self._compiled.values(), *self._split.values()]:
+        for model in [*self._compiled.values(), *self._split.values(), *self._shapes.values()]:
             model.close()
         self._compiled.clear()
         self._split.clear()
+        self._shapes.clear()

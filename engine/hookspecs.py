@@ -195,8 +195,24 @@ class PuzzleType:
         variables, equal to the data where ``to_data`` gives it whole, so both ways have
         the same solutions. The criteria's satisfaction questions then cost one solver
         run each and no MiniZinc compile. ``None`` (the default): every solve flattens
-        ``to_data``."""
+        ``to_data``.
+
+        A type whose instances carry their own model (``instance_model``) may return
+        ``(shared, fixed, model)``: ``model`` is MiniZinc text that stands for the
+        instance's own model on this path, written so that its structure (a *shape*) is
+        common to many instances and their drawn values are the ``fixed`` arrays. The
+        engine flattens each shape once per run and keeps its FlatZinc in the cache
+        between runs. Its decision array holds the solution (``split_values`` reads it
+        back). When ``fixed`` holds ``pe_answer`` (one 0 per answer option) and the model
+        makes option i hold where ``pe_answer[i]`` is 1 and fail where it is 2,
+        ``unique-answer``'s questions are asked through it too."""
         return None
+
+    def split_values(self, params: Mapping[str, Any], instance: Instance,
+                     values: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The output values ``from_solution`` reads, from a solution of ``split_data``'s
+        model (``values`` holds its decision array only). Default: ``values`` unchanged."""
+        return values
 
     def from_solution(self, params: Mapping[str, Any], values: Mapping[str, Any]) -> Solution:
         """A solution, from a MiniZinc solution (output variable name to value). Default:

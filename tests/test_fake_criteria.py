@@ -264,3 +264,31 @@ def test_unique_solution_tells_none_several_and_time_outs_apart(host):
     for answer in (TimeOut(0), TimeOut(1)):
         with pytest.raises(SolverError, match="solver timed out solving the puzzle"):
             unique(UNIQUE, lambda q: answer)
+
+
+@pytest.mark.parametrize("split", [({}, {}, 5), ({}, {}, "m", "more"), ({}, {"pe_answer": [True]})])
+def test_a_bad_split_is_a_plugin_error(split):
+    """``split_data`` gives ``(shared, fixed)`` or ``(shared, fixed, model text)``: anything
+    else names the method and the type before any solver call."""
+    host = fake_host(fake_corner_quiz={"split_data": lambda self, params, instance, solver: split})
+    with pytest.raises(PluginError, match=r"split_data \(puzzle 'fake_corner_quiz', plugin "
+                                          r"'fake_types'\) returned .*, not None or \(shared"):
+        judge(host, "fake_corner_quiz", TWO)
+
+
+def test_option_questions_without_a_split_model_add_the_option_to_the_model():
+    """Where no split selects an option (no ``pe_answer``), unique-answer's option
+    questions are whole solves with the option's text added, as before; the type is
+    asked for its split on every question (an option question has no ``extra``)."""
+    seen = []
+
+    def split(self, params, instance, solver):
+        seen.append(instance)
+        return None
+
+    host = fake_host(fake_corner_quiz={"split_data": split})
+    verdict, engine = judge(host, "fake_corner_quiz", TWO)
+    assert (verdict.accepted, verdict.value) == (True, 0)
+    assert [q.extra for q in engine.backend.queries[1:3]] == [
+        ("constraint (grid[1,1] = 1);",), ("constraint not (grid[1,1] = 1);",)]
+    assert len(seen) == len(engine.backend.queries)  # every question asked it first

@@ -285,7 +285,7 @@ class Grader:
         if split is None:
             model, arrays = self._model(instance, None), None
         else:
-            model, arrays = self.engine.split_model(self.ptype, split[0]), split[1]
+            model, arrays = self.engine.split_model(self.ptype, split[0], split[2]), split[1]
         empty = self._variables(instance, model.squares)
         rng = random.Random(self.options.seed)
         orders = [rng.sample(empty, len(empty)) for _ in range(runs)]

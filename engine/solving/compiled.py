@@ -77,16 +77,16 @@ def flatten(info: SolverInfo, ptype, data: Mapping[str, Any], extra: Sequence[st
     try:
         tmp = Path(folder.name)
         files, labels = model_files(ptype, extra, tmp)
+        # MiniZinc reads an empty JSON object as an error: no data, no file.
+        data_files = [str(tmp / "data.json")] if data else []
         (tmp / "data.json").write_text(json.dumps(dict(data)))
         fzn = tmp / "model.fzn"
         cached = _fzn_cache_path(info, files, data, flags) if cache else None
         if cached is not None and cached.is_file():
             text, stdout = cached.read_text(), ""
         else:
-            # (MiniZinc 2.6 cannot read an empty JSON object: no data, no data file.)
-            data_file = [str(tmp / "data.json")] if data else []
             proc = processes.run_minizinc([minizinc_binary(), "--solver", info.id,
-                                           *flags, "-c", *files, *data_file,
+                                           *flags, "-c", *files, *data_files,
                                            "--fzn", str(fzn), "--ozn", os.devnull])
             if proc.returncode != 0:
                 raise ModelError(compile_error(ptype, proc.stderr, labels))

@@ -8,6 +8,7 @@ A draw that cannot be completed raises ``Redraw`` and the caller draws again.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from typing import Any, Callable
 
 from puzzle_engine import Status
 
-from . import symbolic
+from . import shape, symbolic
 from .helpers import LETTERS, SYMBOLIC_MODEL, Helpers, Model, _hashable
 from .interp import Closure, ExprError, Interpreter, parse
 from .selection import Redraw, select
@@ -77,6 +78,11 @@ class Scenario:
             lines.append("var bool: pe_none;")
         lines.append("solve satisfy;")
         return "\n".join(lines) + "\n"
+
+    def template(self, extra=(), options=None) -> shape.Template | None:
+        """The model's shape and this draw's values (``shape``), with answer ``options``
+        (formulas) when given; None where it has none (it is then solved whole)."""
+        return shape.template([*self.constraints, *extra], self.bound, options)
 
 
 class Condition(str):
@@ -149,10 +155,12 @@ class Drawn:
     config: dict[str, Any]
     parameters: dict[str, Any]
     answer_index: int
+    template: shape.Template | None = None  # the model and options' shape (``shape``)
 
 
 class Generator:
-    """Runs one spec. ``solve(model_text, n)`` returns ``(status, [assignment...])``."""
+    """Runs one spec. ``solve(model_text, n, template)`` returns ``(status,
+    [assignment...])``; ``template`` is the model's shape (``shape.template``) or None."""
 
     def __init__(self, spec: Spec, solve: Callable[[str, int], tuple[Status, list[dict]]]):
         self.spec = spec
@@ -258,15 +266,16 @@ class Generator:
         if len(solutions) <= RECORDED_SOLUTIONS:
             config["_solutions"] = [m.assignment for m in solutions]
         answers, query_texts, options, check, answer_index = [], {}, None, "solution-set", 0
+        option_syms = None
         option_queries = [q for q in self.d["queries"] if "ans_formula" not in self.d["queries"][q]]
         for qname, q in self.d["queries"].items():
             path = ("queries", qname)
             if "ans_formula" in q:
                 desc, answer = self._free_query(path, q)
             else:
-                desc, answer, opts, idx = self._option_query(path, q, solutions, config)
+                desc, answer, opts, idx, syms = self._option_query(path, q, solutions, config)
                 if len(option_queries) == 1:
-                    options, check, answer_index = opts, "options", idx
+                    options, check, answer_index, option_syms = opts, "options", idx, syms
             query_texts[qname] = desc
             answers.append(answer)
         names.update(query_texts)
@@ -276,11 +285,15 @@ class Generator:
         problem = self.text(("desc",))
         if options is None:  # the answers come from the whole set of solutions
             options = self._solution_set_options(solutions)
+            pins = self._pins_sym(solutions)
+            option_syms = None if pins is None else [pins, symbolic.Not(pins)]
         model = self.scn.minizinc()
+        template = self.scn.template(options=option_syms) \
+            if option_syms and None not in option_syms else None
         parameters = {"cond_num": len(self.scn.constraints), "sym_num": len(self.scn.variables),
                       "solutions": len(solutions)}
         return Drawn(problem, "====".join(answers), model, options, check, config, parameters,
-                     answer_index)
+                     answer_index, template)
 
     def _random_value(self, path, v):
         domain = self.ev(path + ("domain",))
@@ -345,10 +358,20 @@ class Generator:
         except (ExprError, SymbolicError):
             return None  # PuzzleClone keeps such a template unfilled; get_desc gives None
 
-    def _selection(self, path, s, domain):
-        sources = [list(_items(self.ev(path + ("source", i)))) for i in range(len(s["source"]))]
+    def _selection(self, path, s, domain, known=None):
+        """A selection's items. ``known`` (a dict, for a loop that selects from the same
+        definition many times) keeps the sources and amounts once computed, when computing
+        them drew no random number (then they are the same each time)."""
         amount = s.get("amount")
-        amounts = [self.ev(path + ("amount", i)) for i in range(len(sources))] if amount else [1] * len(sources)
+        if known is not None and path in known:
+            sources, amounts = known[path]
+        else:
+            state = self.rng.getstate() if known is not None else None
+            sources = [list(_items(self.ev(path + ("source", i)))) for i in range(len(s["source"]))]
+            amounts = [self.ev(path + ("amount", i)) for i in range(len(sources))] if amount \
+                else [1] * len(sources)
+            if known is not None and self.rng.getstate() == state:
+                known[path] = sources, amounts
         customs = []
         for i, c in enumerate(s.get("custom_cond") or []):
             cp = path + ("custom_cond", i, "constraint")
@@ -436,7 +459,7 @@ class Generator:
     def _scenario_solution(self, replay):
         if self.recorded:
             return None
-        status, found = self.solve(self.scn.minizinc(), SCENARIO_SOLUTIONS)
+        status, found = self.solve(self.scn.minizinc(), SCENARIO_SOLUTIONS, self.scn.template())
         if not found:
             raise Redraw("the scenario has no solution" if status == Status.UNSAT
                          else "the solver timed out on the scenario")
@@ -467,7 +490,7 @@ class Generator:
     def _all_solutions(self, limit):
         if self.recorded:
             return self._recorded()
-        status, found = self.solve(self.scn.minizinc(), limit + 1)
+        status, found = self.solve(self.scn.minizinc(), limit + 1, self.scn.template())
         if status not in (Status.ALL, Status.UNSAT):
             raise Redraw(f"more than {limit} solutions (max_solution)" if len(found) > limit
                          else "the solver timed out enumerating the solutions")
@@ -503,7 +526,7 @@ class Generator:
         best = None
         for _ in range(OPTIMUM_STEPS):
             extra = [] if best is None else [symbolic.binop(better, goal, best)]
-            status, found = self.solve(self.scn.minizinc(extra), 1)
+            status, found = self.solve(self.scn.minizinc(extra), 1, self.scn.template(extra))
             if status == Status.UNSAT:
                 break
             if not found:
@@ -532,12 +555,15 @@ class Generator:
         tdefs = templates or [q]
         opt_num, select_true = q.get("opt_num", 4), q.get("select_type", True)
         right, wrong = [], []  # (template index, _opt, option formula when compiled)
-        seen = set()
+        seen, known = set(), {}
+        found = [0] * len(tdefs)  # different selections met, per template
         for _ in range(OPTION_TRIES):
+            if self._exhausted(tpaths, tdefs, known, found):
+                break  # no try can give another option: the outcome is already known
             ti = self.rng.randrange(len(tdefs))
             tp, t = tpaths[ti], tdefs[ti]
             try:
-                (item,), _, with_amount = self._selection(tp, t, 1)
+                (item,), _, with_amount = self._selection(tp, t, 1, known)
             except Redraw:
                 continue
             opt = item[0]
@@ -545,6 +571,7 @@ class Generator:
             if k in seen:
                 continue
             seen.add(k)
+            found[ti] += 1
             truth = [self._opt_truth(tp, opt, m) for m in solutions]
             cond = t.get("cond", "any")
             if all(truth):
@@ -572,17 +599,45 @@ class Generator:
             formula_ok &= e is not None
             exprs.append(e)
         if formula_ok:
-            mzn = [symbolic.to_minizinc(e if select_true else symbolic.Not(e)) for e in exprs]
+            syms = [symbolic._lift(e if select_true else symbolic.Not(e)) for e in exprs]
+            mzn = [symbolic.to_minizinc(e) for e in syms]
         else:  # the formula reads solutions in Python only: the options as sets of solutions
-            mzn = []
+            mzn, syms = [], []
             for ti, opt in chosen:
                 holds = [m for m in solutions if self._opt_truth(tpaths[ti], opt, m)]
                 if not select_true:
                     holds = [m for m in solutions if m not in holds]
                 mzn.append(_pins(holds))
+                syms.append(self._pins_sym(holds))
         config.setdefault("_queries", {})[path[1]] = {"pool": [_plain(o) for _, o in chosen]}
         desc = self.text(path + ("desc",)) + "\n" + "\n".join(texts)
-        return desc, LETTERS[answer], mzn, answer
+        return desc, LETTERS[answer], mzn, answer, syms
+
+    @staticmethod
+    def _exhausted(tpaths, tdefs, known, found) -> bool:
+        """Whether every template has given every selection it can (then more tries give
+        only options met before, and the loop's outcome is known). Only for plain
+        selections whose sources and amounts are fixed (``known``): one dimension, no
+        custom or domain conditions, no duplicates, where the count is a product of
+        permutations (``order``) or combinations of distinct items; anything else is
+        never exhausted."""
+        for tp, t, met in zip(tpaths, tdefs, found):
+            if tp not in known or t.get("dim", 1) != 1 or t.get("custom_cond") or \
+                    t.get("dim_cond") is not None or t.get("domain_cond", True) is not True:
+                return False
+            sources, amounts = known[tp]
+            n = len(sources)
+            if any(t.get("duplicate") or [False] * n):
+                return False
+            total = 1
+            for source, amount, ordered in zip(sources, amounts, t.get("order") or [True] * n):
+                if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0 \
+                        or len({_hashable(x) for x in source}) != len(source):
+                    return False  # (equal items would make fewer different options)
+                total *= math.perm(len(source), amount) if ordered else math.comb(len(source), amount)
+            if met < total:
+                return False
+        return True
 
     def _opt_truth(self, tp, opt, model) -> bool:
         v = self.ev(tp + ("opt_formula",), {"_opt": opt, "_model": model})
@@ -601,6 +656,17 @@ class Generator:
         if isinstance(v, bool):
             return symbolic._lift(v)
         return v if isinstance(v, Sym) and v.type == "bool" else None
+
+    def _pins_sym(self, models):
+        """``_pins`` as a formula (for the model's shape)."""
+        terms = []
+        for m in models:
+            if not set(m.assignment) <= set(self.scn.variables):
+                return None
+            terms.append(symbolic._lift(symbolic.And(
+                [symbolic.binop("==", self.scn.variables[n], v)
+                 for n, v in sorted(m.assignment.items())])))
+        return symbolic._lift(symbolic.Or(terms))
 
     def _solution_set_options(self, solutions):
         """For open questions: "the solution is one of those enumerated" and its negation.

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType
 
 if TYPE_CHECKING:  # the spec machinery is imported where a spec is read: every command
-    from .spec import Spec  # loads the plugin at start-up, few use it
+    from .shape import Template  # loads the plugin at start-up, few use it
+    from .spec import Spec
 
 def shipped_specs() -> dict[str, Any]:
     """The specs shipped with the plugin, by name (file name without ``.yaml``)."""
@@ -36,13 +37,17 @@ CLAIMS = ("problem", "key", "answer", "checked", "parameters", "config")
 
 #: Set this environment variable to see why each draw was given up (on stderr).
 TRACE = "PUZZLE_ENGINE_LOGIC_TRACE"
+#: Set this environment variable to solve every model whole (a compile per solve), as
+#: before shapes: for comparisons (benchmarks, tests).
+WHOLE = "PUZZLE_ENGINE_LOGIC_WHOLE"
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A model the generator asks the solver about (no options yet)."""
+    """A model the generator asks the solver about (no options yet), and its shape."""
 
     model: str
+    template: Template | None = field(default=None, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,8 @@ class LogicInstance:
     answer_index: int = 0
     #: the record it was read from (its claims, which ``derive_again`` checks), or None
     record: dict | None = field(default=None, hash=False, compare=False)
+    #: the model and options' shape (``shape``), or None: then it is solved whole
+    template: Template | None = field(default=None, hash=False, compare=False)
 
 
 class LogicPuzzle(PuzzleType, OwnGenerator):
@@ -66,7 +73,7 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
     params = (Param("spec", str, "wine-merchant",
                     "a shipped spec's name (puzzle-engine specs) or a YAML spec file"),)
     models = ()
-    decision = ""
+    decision = "pe_sol"  # a shaped model's unknowns (``shape``); a whole solve names each
     strategy = "own"
     criterion = "logic-answer"
     solver = "chuffed"
@@ -122,7 +129,7 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         from .spec import SpecError
         spec = self.spec(params["spec"])
         seed = rng.getrandbits(63)
-        gen = Generator(spec, lambda model, n: self._solve(engine, params, model, n))
+        gen = Generator(spec, lambda model, n, t: self._solve(engine, params, model, n, t))
         try:
             drawn = gen.draw(random.Random(seed))
         except Redraw as exc:
@@ -136,14 +143,28 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
     def _instance(self, spec, seed, drawn) -> LogicInstance:
         config = {"spec": spec.name, "draw": seed, **drawn.config}
         return LogicInstance(drawn.problem, drawn.key, drawn.model, tuple(drawn.options),
-                             drawn.check, config, drawn.parameters, drawn.answer_index)
+                             drawn.check, config, drawn.parameters, drawn.answer_index,
+                             template=drawn.template)
 
-    def _solve(self, engine, params, model, n):
-        result, sols = engine.solve(self, params, Candidate(model), nr_solutions=n, goal="satisfy")
+    def _solve(self, engine, params, model, n, template=None):
+        result, sols = engine.solve(self, params, Candidate(model, template), nr_solutions=n,
+                                    goal="satisfy")
         return result.status, [dict(s) for s in sols]
 
     def instance_model(self, params, instance):
         return instance.model
+
+    def split_data(self, params, instance, solver):
+        # The model's shape, flattened once for every draw that shares it; this draw's
+        # values fixed per question (``shape``). PUZZLE_ENGINE_LOGIC_WHOLE=1: every solve
+        # compiles the model written with its values (the path before shapes).
+        t = instance.template
+        if t is None or os.environ.get(WHOLE):
+            return None
+        return {}, {name: list(values) for name, values in t.arrays.items()}, t.text
+
+    def split_values(self, params, instance, values):
+        return instance.template.assignment(values[self.decision])
 
     def to_data(self, params, instance, solver):
         return {}
@@ -210,7 +231,7 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         record = instance.record
         spec = self.spec(params["spec"])
         seed = record["config"]["draw"]
-        gen = Generator(spec, lambda model, n: self._solve(engine, params, model, n))
+        gen = Generator(spec, lambda model, n, t: self._solve(engine, params, model, n, t))
         try:
             drawn = gen.draw(random.Random(seed), replay=record["config"], recorded=False)
         except Redraw as exc:
