@@ -32,8 +32,11 @@ order literal, or the allowed values' direct literals; two: a clause per value o
 smaller variable, bounding the other; on equalities both ways, which is arc consistent);
 three and more go to pindakaas, a maintained library of linear and pseudo-Boolean
 encodings, over the terms' order literals (its default encoder; its fresh variables
-become fresh variables here). ``!=`` of three and more terms is ``< c`` or ``> c``
-under two new literals. Products, division, modulo and power are tabulated over the
+become fresh variables here). Two patterns skip pindakaas: an unconditional sum of 0/1
+terms with coefficients 1 and bound 1 is an at-most-one, and ``z = sum(ci * bi)`` over
+0/1 terms that such a constraint keeps to at most one is a selection (``bi -> z = ..``,
+a clause per term). ``!=`` of three and more terms is ``< c`` or ``> c`` under two new
+literals. Products, division, modulo and power are tabulated over the
 pairs of values of their arguments (with a support clause per result value when the
 table is small); min and max are stated on order literals, abs on direct ones; element
 is a clause (or an equality) per index value plus a support clause per result value.
