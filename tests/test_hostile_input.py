@@ -354,7 +354,7 @@ ROWS = [
       "renamed into place)"]),
     # -- round 4: the SAT back end (a model its encoding refuses; grading, which needs nodes)
     (["gen", "logic", "--spec", "{tmp}/huge-domain.yaml", "--solver", "sat", "--seed", "1"],
-     ["model error in puzzle 'logic'", "the flattened model, line 2: variable",
+     ["puzzle 'logic'", "the flattened model, line ", ": variable 'X_INTRODUCED_0_' has ",
       "values, too many for the SAT encoding"]),
     (["grade", "sudoku", PUZZLE, "--solver", "sat"],
      ["SAT (CaDiCaL) does not report search nodes; grading needs a process back end"]),

@@ -63,7 +63,9 @@ CADICAL = "cadical195"
 STD_FLAGS = ("-a", "-f", "-n", "-r", "-s", "-t")
 #: Conflicts a solver call may use before the command's interruption and the wall clock
 #: are checked again. A chunk takes milliseconds on puzzle models.
-CHUNK = 2000
+CHUNK = 500
+#: Clauses handed to the solver between two checks of the command's interruption.
+LOAD_SLICE = 20_000
 #: Conflicts a question may use per second of ``--time-limit`` (docs/solvers.md).
 CONFLICTS_PER_SECOND = 20_000
 WORK_ENV = "PUZZLE_ENGINE_SAT_CONFLICTS"
@@ -130,9 +132,11 @@ class Core:
             self._solver = Solver(name=CADICAL)
             self._fed = 0
         clauses = self.enc.clauses
-        if self._fed < len(clauses):
-            self._solver.append_formula(clauses[self._fed:])
-            self._fed = len(clauses)
+        while self._fed < len(clauses):  # in slices: a 25x25's 600,000 take seconds
+            processes.check_stopping()
+            end = min(len(clauses), self._fed + LOAD_SLICE)
+            self._solver.append_formula(clauses[self._fed:end])
+            self._fed = end
         return self._solver
 
     def add(self, clause: Sequence[int]) -> None:
