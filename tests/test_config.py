@@ -105,7 +105,7 @@ def test_check_flags_from_the_config_file(in_tmp):
             resolve(puzzle="sudoku")
 
 
-def test_sudoku_prefers_chuffed_up_to_16x16_cp_sat_above_below_the_config_file(in_tmp):
+def test_sudoku_prefers_sat_up_to_16x16_cp_sat_above_below_the_config_file(in_tmp):
     """The type's preference is a function of the size; gen records the solver used."""
     from test_cli import run
 
@@ -113,8 +113,8 @@ def test_sudoku_prefers_chuffed_up_to_16x16_cp_sat_above_below_the_config_file(i
         result = run("gen", "sudoku", "--seed", "1", "--format", "json", *args)
         assert result.exit_code == 0, result.output
         return json.loads(result.stdout)["solver"]
-    assert solver_of("--size", "9") == "org.chuffed.chuffed"
-    assert solver_of("--size", "16", "--target-empty", "5") == "org.chuffed.chuffed"
+    assert solver_of("--size", "9") == "org.puzzle-engine.sat"
+    assert solver_of("--size", "16", "--target-empty", "5") == "org.puzzle-engine.sat"
     assert solver_of("--size", "25", "--target-empty", "5") == "org.puzzle-engine.cp-sat"
     write(in_tmp / "puzzle-engine.toml", '[solver]\nid = "chuffed"\n')
     assert solver_of("--size", "25", "--target-empty", "5") == "org.chuffed.chuffed"
@@ -152,7 +152,7 @@ def _pattern_record(box: int, empty: int) -> str:
 
 def test_check_and_solve_run_each_puzzle_on_the_solver_its_size_prefers(in_tmp):
     """One input with a 9x9 and a 25x25 Sudoku: the 25x25 runs on CP-SAT, the 9x9 on
-    Chuffed, unless --solver or the config file says otherwise; `solvers` shows the choice
+    the SAT back end, unless --solver or the config file says otherwise; `solvers` shows the choice
     for the size given."""
     from test_cli import run
     write(in_tmp / "mixed.jsonl", _pattern_record(3, 3) + "\n" + _pattern_record(5, 4) + "\n")
@@ -165,8 +165,8 @@ def test_check_and_solve_run_each_puzzle_on_the_solver_its_size_prefers(in_tmp):
         if command == "check":
             assert [r["solutions"] for r in records] == ["1", "1"]
         return [r["solver"] for r in records]
-    assert solvers_of("check") == ["org.chuffed.chuffed", "org.puzzle-engine.cp-sat"]
-    assert solvers_of("solve") == ["org.chuffed.chuffed", "org.puzzle-engine.cp-sat"]
+    assert solvers_of("check") == ["org.puzzle-engine.sat", "org.puzzle-engine.cp-sat"]
+    assert solvers_of("solve") == ["org.puzzle-engine.sat", "org.puzzle-engine.cp-sat"]
     assert solvers_of("check", "--solver", "gecode") == ["org.gecode.gecode"] * 2
     write(in_tmp / "puzzle-engine.toml", '[solver]\nid = "gecode"\n')
     assert solvers_of("check") == ["org.gecode.gecode"] * 2

@@ -6,8 +6,11 @@ import inspect
 import pytest
 
 from puzzle_engine.solving.backend import IN_PROCESS, Backend
+from puzzle_engine.solving.cpsat import SOLVER_ID as CPSAT
+from puzzle_engine.solving.cpsat_session import CpsatSession
 from puzzle_engine.solving.process import ProcessSession
-from puzzle_engine.solving.session import Session
+from puzzle_engine.solving.sat import SOLVER_ID as SAT, SatSession
+from puzzle_engine.solving.session import Session, WholeSession
 
 from fake_solver import FakeBackend, FakeModel
 
@@ -23,7 +26,7 @@ def _parameters(cls, name):
 
 
 @pytest.mark.fast
-@pytest.mark.parametrize("session", [ProcessSession, FakeModel, *IN_PROCESS.values()],
+@pytest.mark.parametrize("session", [ProcessSession, FakeModel, CpsatSession, SatSession],
                          ids=lambda cls: cls.__name__)
 def test_a_session_has_the_protocols_methods_and_parameters(session):
     assert {"run", "count", "close", "squares", "unfixed", "shaped"} <= set(PROTOCOL)
@@ -31,6 +34,13 @@ def test_a_session_has_the_protocols_methods_and_parameters(session):
         assert hasattr(session, name), f"{session.__name__} lacks {name}"
         assert _parameters(session, name) == _parameters(Session, name), \
             f"{session.__name__}.{name} differs from the protocol"
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("session", [CpsatSession, SatSession], ids=lambda cls: cls.__name__)
+def test_an_in_process_session_answers_whole_solves(session):
+    assert {CPSAT, SAT} <= set(IN_PROCESS)
+    assert _parameters(session, "outputs") == _parameters(WholeSession, "outputs")
 
 
 @pytest.mark.fast
