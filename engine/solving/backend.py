@@ -28,7 +28,7 @@ from .compiled import FlatModel, flatten, model_error, model_files
 from .discovery import default_check_flags, find_solver, minizinc_binary
 from .process import ProcessSession
 from .results import GOALS, STATUS, SolveResult
-from .session import Session
+from .session import Session, WholeSession
 
 #: The back ends that answer a session's questions in this process, by solver id: each
 #: opens its session on a flattened model. Any other solver gets a ``ProcessSession``.
@@ -178,6 +178,9 @@ class Backend:
         if flatzinc.output_array(flat.declarations, ptype.decision) is None:
             return None
         session = IN_PROCESS[self.info.id](self, flat)
+        if not isinstance(session, WholeSession):  # (outputs is optional)
+            session.close()
+            return None
         try:
             goal = "satisfy"
             if optimising:

@@ -2,7 +2,7 @@
 
 ``ortools.sat.python.cp_model`` imports numpy and pandas at its top (for its Series
 API, which nothing here uses), and its ``CpModel`` (the helper's ``CpBaseModel``) imports
-numpy when made: 0.85 s of CPU per process, more than a whole Polyomino Math command may
+numpy when made: 0.85 s of CPU per process, more than a whole small command may
 cost (docs/performance.md). ``Model`` here writes the model's proto (the helper's
 ``CpModelProto``) directly, for the ``CpModel`` methods the FlatZinc translation and the
 sessions call, with the helper's variables and linear expressions; ``Solver`` is

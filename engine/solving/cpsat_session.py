@@ -240,8 +240,8 @@ class CpsatSession:
                                             api.VALUE_SELECTION.SELECT_MIN_VALUE)
                 solver.parameters.search_branching = api.FIXED_SEARCH
                 # Presolve rewrites variables (substitutions, merged equalities), after
-                # which the fixed search no longer meets solutions in this order: a 9x9
-                # Sudoku's first solution then differed from Gecode's least one.
+                # which the fixed search no longer meets solutions in this order: on a
+                # 9x9 grid the first solution then differed from Gecode's least one.
                 solver.parameters.cp_model_presolve = False
         elif not free:
             add_search(self._t, model, solver)
