@@ -186,13 +186,27 @@ def test_a_check_that_runs_out_of_time_is_an_error_not_a_deduction(cpsat_engine,
     from puzzle_engine.errors import ModelError
     from puzzle_engine.explain.model import GroupModel
     parsed = _parse(sudoku, SUDOKU_4)
-    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance)
+    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance, backend="cp-sat")
     check = GroupModel.check
 
     def out_of_time(self, assumptions, want_core=False):
         self.solver.parameters.max_time_in_seconds = 0.0
         return check(self, assumptions, want_core)
     monkeypatch.setattr(GroupModel, "check", out_of_time)
+    with pytest.raises(ModelError, match="ended UNKNOWN"):
+        ex.run(limit=1)
+
+
+def test_a_sat_check_left_unknown_is_an_error_not_a_deduction(cpsat_engine, sudoku,
+                                                              monkeypatch):
+    """The same on the SAT back end: a solve that gives no answer (python-sat's None, a
+    budget run out) is an error, never "no solution"."""
+    from puzzle_engine.errors import ModelError
+    from puzzle_engine.explain.sat import SatModel
+    parsed = _parse(sudoku, SUDOKU_4)
+    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance)
+    assert ex.backend == "sat"
+    monkeypatch.setattr(SatModel, "_solve", lambda self, assumptions: None)
     with pytest.raises(ModelError, match="ended UNKNOWN"):
         ex.run(limit=1)
 
