@@ -48,6 +48,8 @@ from .sat import SatModel, Unsupported
 #: The explanation model's back ends by name: SAT where the model encodes (``sat``), else
 #: CP-SAT (``model``).
 BACKENDS = {"sat": SatModel, "cp-sat": GroupModel}
+#: The most switchable models kept per flattened model for later puzzles.
+SHARED = 64
 
 
 #: The fallback asks the groups within these many steps of a square first (then all),
@@ -142,11 +144,12 @@ class Explainer:
         self.checks = 0
         # The back end: SAT when every constraint encodes (``sat``), else CP-SAT. The model
         # of every group on the SAT back end gives the start (values, a solution); the
-        # CP-SAT one, for MUS extraction past ``exact``, is built when first needed.
+        # CP-SAT one with indicators, for MUS extraction past ``exact``, is built when
+        # first needed.
         every = frozenset(range(len(self.names)))
         self._kind = BACKENDS[backend or "sat"]
-        try:
-            start = self._build(every, kind=self._kind)
+        try:  # (on SAT every group always on: the start needs no indicators)
+            start = self._build(every, kind=self._kind, plain=True)
         except Unsupported:
             if backend is not None:
                 raise
@@ -216,7 +219,8 @@ class Explainer:
             self._models[groups] = model
         return model
 
-    def _build(self, groups: frozenset[int], switchable: bool = False, kind=None) -> GroupModel:
+    def _build(self, groups: frozenset[int], switchable: bool = False, kind=None,
+               plain: bool = False) -> GroupModel:
         """The model of ``groups`` and the background they reach (``switchable``: with an
         indicator per group, as the whole model always has)."""
         items = [k for g in sorted(groups) for k in self._items.get(g, [])]
@@ -227,12 +231,24 @@ class Explainer:
             squares = list(range(len(self.flat.squares)))
         # Only the whole model switches groups on and off (for MUS extraction); the
         # model of a set of groups has them always on.
-        switchable = switchable or len(groups) == len(self.names)
+        switchable = not plain and (switchable or len(groups) == len(self.names))
         # The switchable models (MUS extraction past ``exact`` groups) stay on CP-SAT:
         # its cores keep the fallback's reasons as small as before (MiniSat's, tried, gave
         # reasons of up to 3 groups more on expert 9x9s; docs/grading.md).
         kind = kind or (GroupModel if switchable else self._kind)
-        return kind(self.flat, items, squares, self.ptype.name, switchable=switchable)
+        shared = self.flat.shared
+        key = (groups, kind.backend, self._kind.backend, switchable)
+        if switchable and key in shared:  # (see Flattened.shared)
+            return shared[key]
+        model = kind(self.flat, items, squares, self.ptype.name, switchable=switchable)
+        if kind is GroupModel and self._kind is SatModel:
+            model.twin = SatModel(self.flat, items, squares, self.ptype.name,
+                                  switchable=switchable)
+        if switchable:
+            shared[key] = model
+            while len(shared) > SHARED:
+                del shared[next(iter(shared))]
+        return model
 
     def _check(self, model: GroupModel, assumptions, want_core=False):
         self.checks += 1
@@ -254,8 +270,11 @@ class Explainer:
 
     @staticmethod
     def _lit(model: GroupModel, fact: Fact):
-        lit = model.literal(fact.square, fact.value)
-        return lit if fact.equal else model.neg(lit)
+        lit = model.fact_lits.get(fact)
+        if lit is None:
+            lit = model.literal(fact.square, fact.value)
+            lit = model.fact_lits[fact] = lit if fact.equal else model.neg(lit)
+        return lit
 
     def _fact_literals(self, model: GroupModel, squares) -> list[Any]:
         """The literals of ``facts_of(squares)`` in ``model``, in that order (each square's
@@ -404,13 +423,22 @@ class Explainer:
         on = [g for g in sorted(groups) if g in model.indicators]
         if fact.square not in model.domains:
             return None
-        lits = [model.indicator(g) for g in on] + [self._negation(model, fact)]
-        lits += self._fact_literals(model, [x for x in model.squares if x != fact.square] +
-                                    ([fact.square] if not fact.equal else []))
-        if fact.equal:
-            lits += [model.neg(model.literal(fact.square, w))
-                     for w in self._all_values(fact.square) - self.domains[fact.square]]
-        answer = self._check(model, lits, want_core=bool(on))
+
+        def assumptions(model) -> list[Any]:
+            lits = [model.indicator(g) for g in on] + [self._negation(model, fact)]
+            lits += self._fact_literals(model, [x for x in model.squares if x != fact.square] +
+                                        ([fact.square] if not fact.equal else []))
+            if fact.equal:
+                lits += [model.neg(model.literal(fact.square, w))
+                         for w in self._all_values(fact.square) - self.domains[fact.square]]
+            return lits
+        # A CP-SAT model's SAT twin (the same constraints) answers first: a solution there
+        # is one on CP-SAT too, so only a refutation, whose core deletion uses, is asked
+        # of CP-SAT (its cores keep the reasons what they were).
+        twin = getattr(model, "twin", None)
+        if twin is not None and self._check(twin, assumptions(twin)).sat:
+            return None
+        answer = self._check(model, assumptions(model), want_core=bool(on))
         if answer.sat:
             return None
         if not on:

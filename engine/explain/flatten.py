@@ -61,6 +61,10 @@ class Flattened:
     names: list[str]
     squares: list[str]
     guards: dict[str, int] = field(default_factory=dict)
+    #: The explainer's switchable models of this FlatZinc, shared by the puzzles that
+    #: share it (``Explainer._build``): their answers do not depend on the puzzles asked
+    #: before (CP-SAT keeps nothing between solves; a SAT twin is asked only yes or no).
+    shared: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
         arrays = {it.name: [e.name for e in it.value if isinstance(e, flatzinc.Ident)]

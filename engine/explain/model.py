@@ -207,8 +207,9 @@ class GroupModel:
         p.cp_model_probing_level = 0
         p.catch_sigint_signal = False
         self.calls = 0
-        #: The explainer's: each square's fact literals by its values left.
-        self.fact_lits: dict[tuple[int, frozenset[int]], list[Any]] = {}
+        #: The explainer's: a fact's literal, and each square's fact literals by its
+        #: values left.
+        self.fact_lits: dict[Any, Any] = {}
         self._any = None
 
     backend = "cp-sat"

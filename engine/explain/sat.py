@@ -339,14 +339,20 @@ _RELATIONS = {
 
 
 class Answer:
-    """As ``model.Answer``: ``sat``, the squares' values when satisfiable, and when not the
+    """As ``model.Answer``: ``sat``, the squares' values when satisfiable (read from the
+    solver's model only when asked: most questions want only ``sat``), and when not the
     indices of the assumptions in the solver's core."""
 
-    __slots__ = ("sat", "values", "core")
+    __slots__ = ("sat", "core", "_read", "_values")
 
-    def __init__(self, sat: bool, values: dict[int, int] | None = None,
-                 core: tuple[int, ...] = ()):
-        self.sat, self.values, self.core = sat, values, core
+    def __init__(self, sat: bool, read=None, core: tuple[int, ...] = ()):
+        self.sat, self.core, self._read, self._values = sat, core, read, None
+
+    @property
+    def values(self) -> dict[int, int] | None:
+        if self._values is None and self._read is not None:
+            self._values, self._read = self._read(), None
+        return self._values
 
 
 class SatModel:
@@ -373,8 +379,9 @@ class SatModel:
         for lits in t.atmost:
             self.solver.add_atmost(lits, 1)
         self.calls = 0
-        #: The explainer's: each square's fact literals by its values left.
-        self.fact_lits: dict[tuple[int, frozenset[int]], list[Any]] = {}
+        #: The explainer's: a fact's literal, and each square's fact literals by its
+        #: values left.
+        self.fact_lits: dict[Any, Any] = {}
 
     def close(self) -> None:
         self.solver.delete()
@@ -392,11 +399,15 @@ class SatModel:
     def _solve(self, assumptions: list[int]) -> bool | None:
         return self.solver.solve(assumptions=assumptions)
 
-    def _values(self, squares: Sequence[int] | None = None) -> dict[int, int]:
+    def _values(self, squares: Sequence[int] | None = None):
+        """A function that reads the values of ``squares`` from the solution just found."""
         model = self.solver.get_model()
         domains = self.domains
-        return {x: v for x in (domains if squares is None else squares)
-                for v, lit in domains[x].items() if model[lit - 1] > 0}
+
+        def read() -> dict[int, int]:
+            return {x: v for x in (domains if squares is None else squares)
+                    for v, lit in domains[x].items() if model[lit - 1] > 0}
+        return read
 
     def check(self, assumptions: Sequence[int], want_core: bool = False,
               squares: Sequence[int] | None = None) -> Answer:
