@@ -93,7 +93,11 @@ class Explanation:
 
 class Explainer:
     """Explains one puzzle: of an ``emptying`` type (a flat board, 0 for empty), or of a
-    type that gives its ``explanation_board`` (``board.board_of``)."""
+    type that gives its ``explanation_board`` (``board.board_of``).
+
+    ``backend``: ``"sat"`` (the checks of sets of groups on SAT, MUS extraction on CP-SAT
+    with a SAT twin; an error if the model does not encode), ``"cp-sat"`` (all on CP-SAT,
+    as before issue 39), or None: SAT where the model encodes, else CP-SAT."""
 
     def __init__(self, engine, ptype, params, instance, exact: int = 2,
                  max_size: int | None = None, fallback_squares: int = 4,
