@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/bench_explain.py                     # 50 puzzles per label
     .venv/bin/python benchmarks/bench_explain.py --per-label 5 --json out.json
     .venv/bin/python benchmarks/bench_explain.py --puzzle fillomino --per-label 3 --sizes 5,7,9
+    .venv/bin/python benchmarks/bench_explain.py --rate --per-label 10   # as 'explain' does
+    PYTHONPATH=/tmp/base/path .venv/bin/python benchmarks/bench_explain.py ...  # another tree
 
 With --puzzle fillomino the puzzles are generated Fillominoes (seeds 1 to --per-label, the
 type's default generator and solver) of each side in --sizes, labelled by their shape.
@@ -11,7 +13,9 @@ It explains --per-label puzzles of each label of the project's labelled Sudoku f
 (plugins/sudoku/data/sudoku_rated_train.csv, from its end: rows the step rating was not
 fitted on) to the end, as 'puzzle-engine explain' does: the flattening of the explanation
 model, every step with its reason (groups and subset-minimal facts). With --no-reasons
-only the groups of each step are found, as 'grade --steps' does.
+only the groups of each step are found, as 'grade --steps' does. With --rate the step
+rating's path is walked too, first (``rating.rated_path``), as 'puzzle-engine explain'
+does for a whole path: "explaining and rating" a puzzle.
 
 Columns: median and worst seconds per puzzle, wall clock and CPU (this process: on a
 machine shared with other work, CPU seconds are what the explainer itself costs), and the
@@ -58,6 +62,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-label", type=int, default=50)
     ap.add_argument("--no-reasons", action="store_true", help="find each step's groups only")
+    ap.add_argument("--rate", action="store_true", help="also walk the step rating's path")
     ap.add_argument("--json", type=Path, help="also write every puzzle's figures here")
     ap.add_argument("--puzzle", choices=("sudoku", "fillomino"), default="sudoku")
     ap.add_argument("--sizes", default="5,7,9", help="fillomino: the sides of the boards")
@@ -89,11 +94,13 @@ def main() -> None:
         results.append({"label": label, "puzzle": text, "seconds": round(seconds, 3),
                         "cpu": round(time.process_time() - cpu, 3),
                         "steps": len(out.steps), "checks": out.checks, "solved": out.solved,
-                        "largest": max((s.size for s in out.steps), default=0)})
+                        "largest": max((s.size for s in out.steps), default=0),
+                        "backend": getattr(ex, "backend", "cp-sat")})
         print(f"{label} {seconds:.1f}s ({results[-1]['cpu']:.1f}s CPU) {len(out.steps)} steps",
               flush=True)
     print(f"\n{platform.machine()}, nproc {os.cpu_count()}, load average "
-          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}; reasons: {not args.no_reasons}\n")
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}; reasons: {not args.no_reasons}; "
+          f"rated: {args.rate}; back end: {results[-1]['backend'] if results else '-'}\n")
     print("| label | puzzles | median s | worst s | median CPU s | worst CPU s | median steps "
           "| median checks | largest reason |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

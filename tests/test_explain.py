@@ -186,13 +186,27 @@ def test_a_check_that_runs_out_of_time_is_an_error_not_a_deduction(cpsat_engine,
     from puzzle_engine.errors import ModelError
     from puzzle_engine.explain.model import GroupModel
     parsed = _parse(sudoku, SUDOKU_4)
-    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance)
+    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance, backend="cp-sat")
     check = GroupModel.check
 
     def out_of_time(self, assumptions, want_core=False):
         self.solver.parameters.max_time_in_seconds = 0.0
         return check(self, assumptions, want_core)
     monkeypatch.setattr(GroupModel, "check", out_of_time)
+    with pytest.raises(ModelError, match="ended UNKNOWN"):
+        ex.run(limit=1)
+
+
+def test_a_sat_check_left_unknown_is_an_error_not_a_deduction(cpsat_engine, sudoku,
+                                                              monkeypatch):
+    """The same on the SAT back end: a solve that gives no answer (python-sat's None, a
+    budget run out) is an error, never "no solution"."""
+    from puzzle_engine.errors import ModelError
+    from puzzle_engine.explain.sat import SatModel
+    parsed = _parse(sudoku, SUDOKU_4)
+    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance)
+    assert ex.backend == "sat"
+    monkeypatch.setattr(SatModel, "_solve", lambda self, assumptions: None)
     with pytest.raises(ModelError, match="ended UNKNOWN"):
         ex.run(limit=1)
 
@@ -279,3 +293,23 @@ def test_grade_with_steps_adds_the_step_features():
     record = json.loads(out.stdout)
     assert record["options"]["steps"] is True
     assert record["steps"]["step_max_size"] >= 1 and record["steps"]["step_count"] >= 10
+
+
+def test_sudoku_runs_on_sat_fillomino_on_cpsat_and_puzzles_share_one_flattening(
+        cpsat_engine, sudoku, host):
+    """Issue 39: a model that encodes as CNF is explained on SAT, one that does not
+    (Fillomino's linear sums) on CP-SAT as before; puzzles of one type and size share the
+    flattened model (MiniZinc runs once for a page of hints), and give the same steps on
+    both back ends (solution support does not depend on the solver)."""
+    first, other = _parse(sudoku, SUDOKU_4), _parse(sudoku, "1..4.32.....2.4.")
+    ex = Explainer(cpsat_engine, sudoku, first.params, first.instance)
+    again = Explainer(cpsat_engine, sudoku, other.params, other.instance)
+    assert ex.backend == again.backend == "sat" and ex.flat is again.flat
+    on_sat = ex.run()
+    on_cpsat = Explainer(cpsat_engine, sudoku, first.params, first.instance,
+                         backend="cp-sat").run()
+    assert [(s.fact, s.groups) for s in on_sat.steps] == \
+        [(s.fact, s.groups) for s in on_cpsat.steps]
+    fillomino = host.get_type("fillomino")
+    parsed = _parse(fillomino, FILLOMINO_3)
+    assert Explainer(cpsat_engine, fillomino, parsed.params, parsed.instance).backend == "cp-sat"

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import importlib.resources
 import math
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +61,10 @@ class Flattened:
     names: list[str]
     squares: list[str]
     guards: dict[str, int] = field(default_factory=dict)
+    #: The explainer's switchable models of this FlatZinc, shared by the puzzles that
+    #: share it (``Explainer._build``): their answers do not depend on the puzzles asked
+    #: before (CP-SAT keeps nothing between solves; a SAT twin is asked only yes or no).
+    shared: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
         arrays = {it.name: [e.name for e in it.value if isinstance(e, flatzinc.Ident)]
@@ -111,9 +116,33 @@ def groups_of(ptype, params, instance) -> ConstraintGroups | None:
     return value
 
 
+#: The explanation models flattened in this process, the most recent last: puzzles of one
+#: type and size share one (the givens are not in it), so a batch of hints (a play page)
+#: runs MiniZinc once per type and size, not once per puzzle.
+_FLATTENED: OrderedDict[str, Flattened] = OrderedDict()
+KEEP = 8
+
+
 def flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | None
             ) -> Flattened:
-    """Compile ``ptype``'s model with ``data`` (no givens) and ``groups`` for CP-SAT."""
+    """Compile ``ptype``'s model with ``data`` (no givens) and ``groups`` for CP-SAT, or
+    the same model compiled earlier in this process (read-only, so shared)."""
+    key = json.dumps([ptype.name, [str(part) for part in ptype.models], dict(data),
+                      None if groups is None else [[(g.name, g.constraint) for g in groups.groups],
+                                                   dict(groups.data)]],
+                     sort_keys=True, default=str)
+    if key in _FLATTENED:
+        _FLATTENED.move_to_end(key)
+        return _FLATTENED[key]
+    flat = _flatten(ptype, params, data, groups)
+    _FLATTENED[key] = flat
+    while len(_FLATTENED) > KEEP:
+        _FLATTENED.popitem(last=False)
+    return flat
+
+
+def _flatten(ptype, params, data: Mapping[str, Any], groups: ConstraintGroups | None
+             ) -> Flattened:
     info = find_solver(cpsat.SOLVER_ID)
     folder = processes.temp_dir()
     try:

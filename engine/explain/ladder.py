@@ -129,35 +129,28 @@ def _one_value(ex: Explainer, groups: frozenset[int], fact: Fact) -> bool:
 def _reason(ex: Explainer, groups: frozenset[int], fact: Fact, keep: Callable[[Fact], bool]
             ) -> list[Fact]:
     """A subset-minimal set of facts that, with ``groups``, force ``fact``: deletion-based,
-    the facts that ``keep`` rejects tried first, so that they stay out where they can."""
+    the facts that ``keep`` rejects tried first, so that they stay out where they can.
+
+    Plain deletion, each fact tried once in that order, without narrowing to the solver's
+    cores: the reason (and so a subset's class) then depends on the order alone, not on
+    which solver answered (SAT or CP-SAT) nor on the cores it happened to find."""
     model = ex._model(groups)
     on = [model.indicator(g) for g in sorted(groups) if g in model.indicators]
     neg = ex._negation(model, fact)
     facts = sorted(_facts(ex, model.squares, fact.square), key=keep)
 
-    def core(trial: list[Fact]) -> list[Fact] | None:
-        answer = ex._check(model, on + [neg] + [ex._lit(model, f) for f in trial], True)
-        if answer.sat:
-            return None
-        used = {i - len(on) - 1 for i in answer.core if i > len(on)}
-        return [f for k, f in enumerate(trial) if k in used]
+    def forced(trial: list[Fact]) -> bool:
+        return not ex._check(model, on + [neg] + [ex._lit(model, f) for f in trial]).sat
 
-    if core(facts) is None:
+    if not forced(facts):
         raise AssertionError("a step's reason does not force it")
-    # The rejected facts are tried one by one (a core could keep them); past them, each
-    # new core narrows what is left (clause-set refinement).
-    first = sum(1 for f in facts if not keep(f))
     found, i = facts, 0
     while i < len(found):
         trial = found[:i] + found[i + 1:]
-        smaller = core(trial)
-        if smaller is None:
-            i += 1
-        elif i < first:
-            found, first = trial, first - 1
+        if forced(trial):
+            found = trial
         else:
-            kept = set(smaller) | set(trial[:i])
-            found = [f for f in trial if f in kept]
+            i += 1
     return found
 
 

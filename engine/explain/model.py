@@ -207,10 +207,19 @@ class GroupModel:
         p.cp_model_probing_level = 0
         p.catch_sigint_signal = False
         self.calls = 0
+        #: The explainer's: a fact's literal, and each square's fact literals by its
+        #: values left.
+        self.fact_lits: dict[Any, Any] = {}
         self._any = None
+
+    backend = "cp-sat"
 
     def literal(self, square: int, value: int):
         return self.domains[square].get(value)
+
+    @staticmethod
+    def neg(lit):
+        return lit.Not()
 
     def indicator(self, group: int):
         return self.indicators[group]
@@ -234,10 +243,12 @@ class GroupModel:
             return Answer(False, core=core)
         raise ModelError(f"the explainer's check ended {name}")
 
-    def check_any(self, assumptions: Sequence[Any], lits: Sequence[Any]) -> Answer:
+    def check_any(self, assumptions: Sequence[Any], lits: Sequence[Any],
+                  squares: Sequence[int] | None = None) -> Answer:
         """Solve under ``assumptions`` with at least one of ``lits`` true, and as many of
         them as a greedy search finds: each of ``lits`` in turn is tried true first
-        (solution support then needs a few rich solutions, not one per literal)."""
+        (solution support then needs a few rich solutions, not one per literal). The
+        solution's values of every square (``squares``: at least of those)."""
         if self._any is None:  # one clause, its literals replaced for each check
             switch = self.model.new_bool_var("")
             self.model.add_bool_or([]).only_enforce_if(switch)
