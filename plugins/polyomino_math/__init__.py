@@ -34,7 +34,6 @@ PUZZLE_ENGINE_CONTRACT = 2
 
 SIZES = range(1, 9)  # piece sizes a random set may use
 TILING_DRAWS = 200   # random tilings tried for one piece set
-SMALL_BOARD = 16     # squares up to which Gecode is the solver
 TILING_STEPS = 1_000_000  # steps of the search that checks a given set tiles the board
 INT_LIMIT = 2 ** 31 - 2   # the largest score the model may hold (Gecode's integers)
 
@@ -81,14 +80,6 @@ class PolyominoMath(PuzzleType, OwnGenerator):
     solver = "cp-sat"
 
     # -- parameters -----------------------------------------------------------------------
-    def preferred_solver(self, params):
-        # On a board of 16 squares or fewer Gecode proves the optimum in a fraction of a
-        # second. (This was chosen when CP-SAT's whole solves started a process costing
-        # about a second; they now run in the engine's process, and it was not measured
-        # again: the small boards' puzzles stay as they were.)
-        if params is not None and params["rows"] * params["cols"] <= SMALL_BOARD:
-            return "gecode"
-        return self.solver
 
     def check_params(self, params):
         out = {}
