@@ -197,15 +197,28 @@ class Engine:
             if checker is not None:
                 checker.close()
 
+    # -- sessions: a type's model compiled once, asked many questions ----------------------------
+    def session(self, ptype: PuzzleType, data: Mapping[str, Any]) -> Session:
+        """A session on ``ptype``'s model flattened with ``data`` (MiniZinc data holding no
+        givens: each question gives its own), on the engine's solver. It is opened once
+        per engine and data, shared by every caller that asks with equal data, and closed
+        by ``close``: a caller never closes it. Plugins reach it through
+        ``checker.session(data)`` (``Emptying.is_remove_valid``)."""
+        if not isinstance(data, Mapping):
+            # Raised inside a plugin's hook, the error names the plugin (engine/calls.py).
+            raise TypeError(f"session data must be a mapping of MiniZinc data, not "
+                            f"{type(data).__name__}")
+        key = json.dumps([ptype.name, ptype.plugin, dict(data)], sort_keys=True)
+        with self._lock:
+            if key not in self._compiled:
+                self._compiled[key] = self.backend.compile(ptype, dict(data))
+            return self._compiled[key]
+
     # -- the compiled checks of grid puzzles ------------------------------------------------------
     def compiled(self, ptype: PuzzleType, data: dict[str, Any]) -> Session:
         """``ptype``'s model flattened with ``data`` (which holds no givens), once per
-        engine: puzzles of the same type and data share it."""
-        key = json.dumps([ptype.name, ptype.plugin, data], sort_keys=True)
-        with self._lock:
-            if key not in self._compiled:
-                self._compiled[key] = self.backend.compile(ptype, data)
-            return self._compiled[key]
+        engine: puzzles of the same type and data share it (``session``)."""
+        return self.session(ptype, data)
 
     def checker_data(self, ptype: PuzzleType, params, board: Board) -> dict[str, Any]:
         """The data to flatten ``board``'s check model from: the type's ``checker_data``,
@@ -227,7 +240,7 @@ class Engine:
 
     def compiled_checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
         return Checker(lambda board: self.compiled(ptype, self.checker_data(ptype, params, board)),
-                       full)
+                       full, lambda data: self.session(ptype, data))
 
     # -- the registered objects a type names ------------------------------------------------------
     def criterion(self, ptype: PuzzleType):
