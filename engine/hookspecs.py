@@ -439,11 +439,13 @@ class Emptying:
         (with ``max_solutions`` 1, unique); a silent acceptance teaches it nothing.
 
         A type that asks many questions of its own about one board (an exact check of
-        its own, after its deductions) asks them of a *session*: ``checker.session(data)``
-        is the type's model flattened once with ``data`` (MiniZinc data that holds no
-        givens, e.g. ``checker_data``'s) on the engine's solver. The engine opens it at
-        the first call with that data, gives the same session to every later call with
-        equal data, and closes it when it closes itself: the type never closes it. Its
+        its own, after its deductions) asks them of a *session*: ``checker.session(data,
+        solver=None)`` is the type's model flattened once with ``data`` (MiniZinc data
+        that holds no givens, e.g. ``checker_data``'s) on the engine's solver, or on
+        ``solver`` (an id or tag: one that suits these questions; the answers do not
+        depend on it), with the engine's time limit. The engine opens it at the first
+        call with that data and solver, gives the same session to every later call with
+        equal ones, and closes it when it closes itself: the type never closes it. Its
         questions (``puzzle_engine.solving.session.Session``):
 
         * ``session.run(board, limit=1, differs=None, differs_at=None, solution=False)``

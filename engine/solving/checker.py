@@ -30,7 +30,7 @@ class Checker:
     """
 
     def __init__(self, model: Callable[[Board], Session], full: Board,
-                 session: Callable[[Mapping[str, Any]], Session] | None = None):
+                 session: Callable[..., Session] | None = None):
         self._model = model
         self._session = session
         self.full = tuple(full)
@@ -103,12 +103,12 @@ class Checker:
             return False
         return found < k
 
-    def session(self, data: Mapping[str, Any]) -> Session:
+    def session(self, data: Mapping[str, Any], solver: str | None = None) -> Session:
         """A session on the type's model flattened with ``data`` (the plugin contract's
         ``checker.session``): the engine's, which it keeps and closes."""
         if self._session is None:
             raise TypeError("this checker opens no sessions")
-        return self._session(data)
+        return self._session(data, solver)
 
     def close(self) -> None:
         """Nothing to release: the compiled models belong to the engine."""

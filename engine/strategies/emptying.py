@@ -72,8 +72,8 @@ class _Speculation:
         self.asked: list[tuple[Board, int]] = []
         self.notes: list[str] = []
 
-    def session(self, data):
-        return _session(self._sessions, data)
+    def session(self, data, solver=None):
+        return _session(self._sessions, data, solver)
 
     def note(self, label: str) -> None:
         self.notes.append(_label(label))
@@ -97,8 +97,8 @@ class _Noting:
         self.asked = 0
         self.notes: list[str] = []
 
-    def session(self, data):
-        return _session(self._sessions, data)
+    def session(self, data, solver=None):
+        return _session(self._sessions, data, solver)
 
     def note(self, label: str) -> None:
         self.notes.append(_label(label))
@@ -112,11 +112,11 @@ class _Noting:
         return self.checker.count_other(board, limit)
 
 
-def _session(sessions: Callable | None, data):
-    """``checker.session(data)``: the engine's session on the type's model with ``data``."""
+def _session(sessions: Callable | None, data, solver):
+    """``checker.session(data, solver)``: the engine's session on the type's model."""
     if sessions is None:
         raise TypeError("this checker opens no sessions")
-    return sessions(data)
+    return sessions(data, solver)
 
 
 def _label(label) -> str:
@@ -251,7 +251,7 @@ class _Run:
 
     def _sessions(self, ptype) -> Callable:
         """``checker.session(data)`` of the checkers ``is_remove_valid`` sees."""
-        return lambda data: self.engine.session(ptype, data)
+        return lambda data, solver=None: self.engine.session(ptype, data, solver)
 
     def _valid(self, ptype, params, trial, index, full, checker, options) -> bool:
         return calls.flag(ptype, "is_remove_valid", params=params, board=trial, index=index,
