@@ -80,3 +80,32 @@ def test_every_removal_the_fallback_paths_decide_agrees_with_gecode(fillomino, c
     assert puzzle.extra["removals"]["nearby"]["refused"] > 0
     result, boards = gecode.solve(fillomino, params, puzzle.grid, nr_solutions=2)
     assert result.complete and boards == [puzzle.solution]
+
+
+#: A 9x9 board on which GenPuzzles (seed 1) asked the exact fallback, with its full
+#: board, and the answers the CP-SAT model of exact.py before sessions (git 1b59d4d)
+#: gave: (cell emptied, given back or not, another value there?).
+RECORDED = ("005000010102000903300907100000900014900900190101008900020006200040010000006000000",
+            "555999913152299993359977193339977714999977194191888994228886294448816299446666999",
+            [(65, False, False), (0, False, False), (13, False, False), (28, False, False),
+             (44, False, False), (58, False, False), (71, False, False), (2, True, True),
+             (15, True, True), (23, True, True), (35, True, True), (43, True, True),
+             (51, True, True), (64, True, True)])
+
+
+def test_the_exact_questions_asked_of_a_session_give_the_old_models_answers(fillomino,
+                                                                             chuffed):
+    """The board of RECORDED, asked of one session (exact.SOLVER) with the cell's value
+    excluded (the cell emptied first when ``given back`` says it was a given): every
+    answer is the one the old CP-SAT model gave, and any solution exists."""
+    board, full = (tuple(int(c) for c in text) for text in RECORDED[:2])
+    params = params_for(chuffed, fillomino, 9, 9)
+    sessions = set()
+    for cell, emptied, other in RECORDED[2]:
+        asked = board[:cell] + (0,) + board[cell + 1:] if emptied else board
+        assert not asked[cell]
+        session = chuffed.session(fillomino, fillomino._exact_data(params, asked), exact.SOLVER)
+        sessions.add(id(session))
+        assert exact.other_solution(session, asked, 9, 9, full, cell) is other, cell
+    assert exact.other_solution(session, board, 9, 9, full) is True
+    assert len(sessions) < len(RECORDED[2]) // 4  # one per value bound (rounded up)
