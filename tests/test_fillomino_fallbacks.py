@@ -108,4 +108,4 @@ def test_the_exact_questions_asked_of_a_session_give_the_old_models_answers(fill
         sessions.add(id(session))
         assert exact.other_solution(session, asked, 9, 9, full, cell) is other, cell
     assert exact.other_solution(session, board, 9, 9, full) is True
-    assert len(sessions) < len(RECORDED[2]) // 4  # one per value bound (rounded up)
+    assert len(sessions) <= 3  # one per value bound (rounded up to a multiple of 4)
