@@ -99,6 +99,10 @@ class JudgeChecker:
     def first_with_other(self, boards):
         return None, False  # no one-call answer: the caller bisects
 
+    def session(self, data, solver=None):
+        """A session on the type's model with ``data``, kept by the engine."""
+        return self.engine.session(self.ptype, data, solver)
+
     def accepted(self, board: Board, k: int) -> None:
         """Nothing to learn: every board is judged afresh."""
 

@@ -52,6 +52,7 @@ class Engine:
         self._compiled: dict[str, Session] = {}
         self._split: dict[str, Session] = {}  # split_data's models, least recent first
         self._shapes: dict[str, Session] = {}  # split_data's shapes, least recent first
+        self._backends: dict[str, Backend] = {}  # sessions' other solvers, by the name asked
         self._empty_data: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
@@ -240,15 +241,43 @@ class Engine:
             if checker is not None:
                 checker.close()
 
+    # -- sessions: a type's model compiled once, asked many questions ----------------------------
+    def session(self, ptype: PuzzleType, data: Mapping[str, Any],
+                solver: str | None = None) -> Session:
+        """A session on ``ptype``'s model flattened with ``data`` (MiniZinc data holding no
+        givens: each question gives its own). It is opened once per engine, data and
+        solver, shared by every caller that asks with equal data, and closed by
+        ``close``: a caller never closes it. Plugins reach it through
+        ``checker.session(data, solver=None)`` (``Emptying.is_remove_valid``).
+
+        ``solver`` (an id or tag; None: the engine's) opens it on another solver, for
+        questions whose answer does not depend on the solver (an exact check of the
+        type's own on a solver that suits it), with the engine's time limit (which a
+        back end in this process counts in its own work, not in seconds)."""
+        if not isinstance(data, Mapping):
+            # Raised inside a plugin's hook, the error names the plugin (engine/calls.py).
+            raise TypeError(f"session data must be a mapping of MiniZinc data, not "
+                            f"{type(data).__name__}")
+        backend = self.backend if solver is None else self._backend(solver)
+        key = json.dumps([ptype.name, ptype.plugin, dict(data), solver], sort_keys=True)
+        with self._lock:
+            if key not in self._compiled:
+                self._compiled[key] = backend.compile(ptype, dict(data))
+            return self._compiled[key]
+
+    def _backend(self, solver: str):
+        """A back end on ``solver`` for sessions, made once: the engine's time limit, the
+        solver's default check flags."""
+        with self._lock:
+            if solver not in self._backends:
+                self._backends[solver] = Backend(solver, self.backend.time_limit)
+            return self._backends[solver]
+
     # -- the compiled checks of grid puzzles ------------------------------------------------------
     def compiled(self, ptype: PuzzleType, data: dict[str, Any]) -> Session:
         """``ptype``'s model flattened with ``data`` (which holds no givens), once per
-        engine: puzzles of the same type and data share it."""
-        key = json.dumps([ptype.name, ptype.plugin, data], sort_keys=True)
-        with self._lock:
-            if key not in self._compiled:
-                self._compiled[key] = self.backend.compile(ptype, data)
-            return self._compiled[key]
+        engine: puzzles of the same type and data share it (``session``)."""
+        return self.session(ptype, data)
 
     def checker_data(self, ptype: PuzzleType, params, board: Board) -> dict[str, Any]:
         """The data to flatten ``board``'s check model from: the type's ``checker_data``,
@@ -270,7 +299,7 @@ class Engine:
 
     def compiled_checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
         return Checker(lambda board: self.compiled(ptype, self.checker_data(ptype, params, board)),
-                       full)
+                       full, lambda data, solver=None: self.session(ptype, data, solver))
 
     # -- the registered objects a type names ------------------------------------------------------
     def criterion(self, ptype: PuzzleType):

@@ -452,7 +452,32 @@ class Emptying:
         ``solution`` at ``index``. ``checker.note(label)`` names the path that decided; the
         record counts the removals of each path under ``removals``. A note promises an
         exact decision: the engine's checker then takes an accepted ``board`` as proven
-        (with ``max_solutions`` 1, unique); a silent acceptance teaches it nothing."""
+        (with ``max_solutions`` 1, unique); a silent acceptance teaches it nothing.
+
+        A type that asks many questions of its own about one board (an exact check of
+        its own, after its deductions) asks them of a *session*: ``checker.session(data,
+        solver=None)`` is the type's model flattened once with ``data`` (MiniZinc data
+        that holds no givens, e.g. ``checker_data``'s) on the engine's solver, or on
+        ``solver`` (an id or tag: one that suits these questions; the answers do not
+        depend on it), with the engine's time limit. The engine opens it at the first
+        call with that data and solver, gives the same session to every later call with
+        equal ones, and closes it when it closes itself: the type never closes it. Its
+        questions (``puzzle_engine.solving.session.Session``):
+
+        * ``session.run(board, limit=1, differs=None, differs_at=None, solution=False)``
+          returns a ``Run``: ``found`` (solutions, up to ``limit``), ``complete`` (False
+          when the solver ran out of its limit: *unknown*, never "no other solution") and
+          ``first`` (the first solution's board, with ``solution=True``). ``board``'s
+          non-zero squares are assumptions of this question alone (givens, or values the
+          type deduced); with ``differs``, a full board that agrees with them, only
+          solutions that differ from it on an empty square of ``differs_at`` (default:
+          any empty square) count.
+        * ``session.squares``: the decision array's length; ``session.failed``: the
+          flattened model is already unsatisfiable.
+
+        A back end that solves in the engine's process keeps what it learnt from one
+        question to the next, so asking a session is cheaper than a solve per question,
+        and the answers are the same on every solver."""
         return checker.at_most(board, max_solutions)
 
     def checker_data(self, params: Mapping[str, Any], board: Any, solver) -> Mapping[str, Any] | None:

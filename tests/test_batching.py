@@ -63,9 +63,9 @@ def test_batched_emptying_equals_one_by_one_without_a_solver(unsolved, sudoku, c
     guesses = set()
     speculation = genpuzzles._Speculation
 
-    def spy(known, guess=True):
+    def spy(known, guess=True, **sessions):
         guesses.add(guess)
-        return speculation(known, guess)
+        return speculation(known, guess, **sessions)
     monkeypatch.setattr(genpuzzles, "_Speculation", spy)
     for seed in range(15):
         results = []

@@ -1,8 +1,8 @@
 """Fillomino's exact paths after the first search gives up (plugins/fillomino/local.py, the
-deeper search of deduce.solve, plugins/fillomino/exact.py's CP-SAT model): a second
-solution found near the emptied square is a real one, the searches and the CP-SAT model
-with an excluded value agree with Gecode on random partial boards, and every removal these
-paths decide in GenPuzzles agrees with a full Gecode run."""
+deeper search of deduce.solve, plugins/fillomino/exact.py's questions to a session): a
+second solution found near the emptied square is a real one, the searches and the exact
+question with an excluded value agree with Gecode on random partial boards, and every
+removal these paths decide in GenPuzzles agrees with a full Gecode run."""
 import random
 
 from puzzle_engine.strategies import GenOptions
@@ -15,9 +15,9 @@ from test_fillomino_deduce import chuffed, fillomino, gecode, watching  # noqa: 
 def test_second_solutions_near_a_square_and_excluded_values_agree_with_gecode(fillomino, gecode):
     """Random partial 5x5 and 4x6 boards of a random full board S, one empty square i:
     every solution ``other_nearby`` returns keeps the givens, is a Fillomino solution and
-    differs from S at i; the complete search and the CP-SAT model, with S's value
-    excluded at i, find such a solution exactly when Gecode's enumeration of all
-    solutions has one."""
+    differs from S at i; the complete search and the exact question (a session on the
+    type's model, exact.SOLVER), with S's value excluded at i, find such a solution
+    exactly when Gecode's enumeration of all solutions has one."""
     rng = random.Random(3107)
     found = checked = 0
     for rows, cols in [(5, 5), (4, 6)]:
@@ -44,8 +44,10 @@ def test_second_solutions_near_a_square_and_excluded_values_agree_with_gecode(fi
             assert bool(outcome.solutions) == bool(others), (board, i)
             assert outcome.complete or outcome.solutions
             assert all(s in others for s in outcome.solutions)
-            assert exact.other_solution(board, rows, cols, (i, full[i])) == bool(others)
-            assert exact.other_solution(board, rows, cols) is True
+            session = gecode.session(fillomino, fillomino._exact_data(params, board),
+                                     exact.SOLVER)
+            assert exact.other_solution(session, board, rows, cols, full, i) is bool(others)
+            assert exact.other_solution(session, board, rows, cols, full) is True
             checked += 1
     assert checked >= 10 and found >= 3
 
@@ -54,12 +56,12 @@ def test_every_removal_the_fallback_paths_decide_agrees_with_gecode(fillomino, c
                                                                       gecode, monkeypatch):
     """GenPuzzles on 7x7 with the searches cut to 1 and 4 nodes, so that the fallbacks
     ("nearby": a second solution around the square, "searched deep": the deeper search,
-    "cp-sat": the CP-SAT model) decide many removals: each one, kept or refused, is judged
+    "exact": the questions to a session) decide many removals: each one, kept or refused, is judged
     again by a full Gecode run; the puzzle is the one the normal budgets give (every path
     is exact) and Gecode finds it unique."""
     params = params_for(chuffed, fillomino, 7, 7)
     normal = chuffed.generate(fillomino, params, 2, GenOptions(batch=1)).puzzle
-    watched, decided = watching(fillomino, ("nearby", "searched deep", "cp-sat"))
+    watched, decided = watching(fillomino, ("nearby", "searched deep", "exact"))
     monkeypatch.setattr(deduce, "DEFAULT_BUDGET", 1)
     monkeypatch.setattr(deduce, "DEEP_BUDGET", 4)
     deduce.solve.cache_clear()
@@ -68,7 +70,7 @@ def test_every_removal_the_fallback_paths_decide_agrees_with_gecode(fillomino, c
     finally:
         deduce.solve.cache_clear()  # no outcome of the cut budget stays remembered
     paths = {label for label, _, _ in decided}
-    assert paths == {"nearby", "searched deep", "cp-sat"}, paths
+    assert paths == {"nearby", "searched deep", "exact"}, paths
     assert any(v for *_, v in decided) and not all(v for *_, v in decided)
     for _, board, verdict in decided:
         result, boards = gecode.solve(fillomino, params, board, nr_solutions=2)
@@ -78,3 +80,32 @@ def test_every_removal_the_fallback_paths_decide_agrees_with_gecode(fillomino, c
     assert puzzle.extra["removals"]["nearby"]["refused"] > 0
     result, boards = gecode.solve(fillomino, params, puzzle.grid, nr_solutions=2)
     assert result.complete and boards == [puzzle.solution]
+
+
+#: A 9x9 board on which GenPuzzles (seed 1) asked the exact fallback, with its full
+#: board, and the answers the CP-SAT model of exact.py before sessions (git 1b59d4d)
+#: gave: (cell emptied, given back or not, another value there?).
+RECORDED = ("005000010102000903300907100000900014900900190101008900020006200040010000006000000",
+            "555999913152299993359977193339977714999977194191888994228886294448816299446666999",
+            [(65, False, False), (0, False, False), (13, False, False), (28, False, False),
+             (44, False, False), (58, False, False), (71, False, False), (2, True, True),
+             (15, True, True), (23, True, True), (35, True, True), (43, True, True),
+             (51, True, True), (64, True, True)])
+
+
+def test_the_exact_questions_asked_of_a_session_give_the_old_models_answers(fillomino,
+                                                                             chuffed):
+    """The board of RECORDED, asked of one session (exact.SOLVER) with the cell's value
+    excluded (the cell emptied first when ``given back`` says it was a given): every
+    answer is the one the old CP-SAT model gave, and any solution exists."""
+    board, full = (tuple(int(c) for c in text) for text in RECORDED[:2])
+    params = params_for(chuffed, fillomino, 9, 9)
+    sessions = set()
+    for cell, emptied, other in RECORDED[2]:
+        asked = board[:cell] + (0,) + board[cell + 1:] if emptied else board
+        assert not asked[cell]
+        session = chuffed.session(fillomino, fillomino._exact_data(params, asked), exact.SOLVER)
+        sessions.add(id(session))
+        assert exact.other_solution(session, asked, 9, 9, full, cell) is other, cell
+    assert exact.other_solution(session, board, 9, 9, full) is True
+    assert len(sessions) <= 3  # one per value bound (rounded up to a multiple of 4)

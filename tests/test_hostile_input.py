@@ -556,7 +556,7 @@ def test_resume_drops_only_our_own_cut_short_line(tmp):
 
 def test_all_checks_timing_out_is_flagged_and_warned(capsys, monkeypatch):
     """A time limit too short for any check: Fillomino's own searches give up at once (no
-    nodes, no CP-SAT work allowed), so its removals go to the solver's checks, which all time out; the record
+    nodes, its exact question unknown), so its removals go to the solver's checks, which all time out; the record
     says minimal false and counts them, and stderr warns. Without the patch the plugin
     decides every removal itself and checks its random board in Python: no check at all,
     none timed out. A puzzle where every check timed out (nothing removed) gets its own
@@ -570,7 +570,8 @@ def test_all_checks_timing_out_is_flagged_and_warned(capsys, monkeypatch):
     assert record["minimal"] is True and record["unknown"] == 0 and record["solver_calls"] == 0
     assert "checker" not in record["removals"]
     for module, name, nothing in ((deduce, "DEFAULT_BUDGET", 0), (deduce, "DEEP_BUDGET", 0),
-                                  (local, "NODES", 0), (exact, "DETERMINISTIC_LIMIT", 0.0)):
+                                  (local, "NODES", 0),
+                                  (exact, "other_solution", lambda *args: None)):
         monkeypatch.setattr(module, name, nothing)
     deduce.solve.cache_clear()
     try:

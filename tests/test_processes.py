@@ -245,17 +245,16 @@ def test_an_interrupt_stops_an_in_process_cp_sat_search(tmp_path, sig, probes, n
 
 @pytest.mark.slow
 def test_an_interrupt_stops_a_plugins_own_cp_sat_check(tmp_path):
-    """Fillomino's exact check runs CP-SAT in the engine's process (exact.py). Ctrl-C
-    must stop the command there too: CP-SAT took it for itself, ended its search as if
-    its work limit were up, and the command went on to finish the puzzle (exit 0, 50 s
-    after the Ctrl-C on a 12x12). Here every removal the search does not decide goes to
-    CP-SAT with a limit far too large to reach."""
+    """Fillomino's exact check asks a CP-SAT session in the engine's process (exact.py).
+    Ctrl-C must stop the command there too: CP-SAT took it for itself, ended its search
+    as if its work limit were up, and the command went on to finish the puzzle (exit 0,
+    50 s after the Ctrl-C on a 12x12). Here every removal the search does not decide goes
+    to that session, which has no limit."""
     # The signal comes when the first of these CP-SAT checks begins.
     proc, marker = marked(tmp_path, ["gen", "fillomino", "--size", "12", "--seed", "1",
                                      "--format", "line"], 1, prelude=(
         "from puzzle_engine_plugins.fillomino import deduce, exact, local\n"
-        "deduce.DEFAULT_BUDGET = deduce.DEEP_BUDGET = local.NODES = 0\n"
-        "exact.DETERMINISTIC_LIMIT = 1e9\n"))
+        "deduce.DEFAULT_BUDGET = deduce.DEEP_BUDGET = local.NODES = 0\n"))
     try:
         wait_for_marker(proc, marker)
         os.killpg(proc.pid, signal.SIGINT)

@@ -2,7 +2,8 @@
 flattened once, and the solver looks for a solution other than a known full board."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .session import Session
 from ..types import Board
@@ -28,8 +29,10 @@ class Checker:
     again on any later board, whatever was removed in between.
     """
 
-    def __init__(self, model: Callable[[Board], Session], full: Board):
+    def __init__(self, model: Callable[[Board], Session], full: Board,
+                 session: Callable[..., Session] | None = None):
         self._model = model
+        self._session = session
         self.full = tuple(full)
         self.unknown = 0
         self._unique: list[frozenset[int]] = [frozenset()]  # empty squares of proven-unique boards
@@ -99,6 +102,13 @@ class Checker:
             self.unknown += 1
             return False
         return found < k
+
+    def session(self, data: Mapping[str, Any], solver: str | None = None) -> Session:
+        """A session on the type's model flattened with ``data`` (the plugin contract's
+        ``checker.session``): the engine's, which it keeps and closes."""
+        if self._session is None:
+            raise TypeError("this checker opens no sessions")
+        return self._session(data, solver)
 
     def close(self) -> None:
         """Nothing to release: the compiled models belong to the engine."""

@@ -64,11 +64,16 @@ class _Speculation:
     whose boards all differ from the current one by a single square and are checked at once.
     """
 
-    def __init__(self, known: dict[tuple[Board, int], bool], guess: bool = True):
+    def __init__(self, known: dict[tuple[Board, int], bool], guess: bool = True,
+                 sessions: Callable | None = None):
         self.known = known
         self.guess = guess
+        self._sessions = sessions  # the engine's sessions on the type's model, by data
         self.asked: list[tuple[Board, int]] = []
         self.notes: list[str] = []
+
+    def session(self, data, solver=None):
+        return _session(self._sessions, data, solver)
 
     def note(self, label: str) -> None:
         self.notes.append(_label(label))
@@ -86,10 +91,14 @@ class _Noting:
     """The checker ``is_remove_valid`` sees in one-by-one mode: the real one, and a record
     of whether the hook asked it and of the hook's notes."""
 
-    def __init__(self, checker):
+    def __init__(self, checker, sessions: Callable | None = None):
         self.checker = checker
+        self._sessions = sessions  # the engine's sessions on the type's model, by data
         self.asked = 0
         self.notes: list[str] = []
+
+    def session(self, data, solver=None):
+        return _session(self._sessions, data, solver)
 
     def note(self, label: str) -> None:
         self.notes.append(_label(label))
@@ -101,6 +110,13 @@ class _Noting:
     def count_other(self, board: Board, limit: int) -> tuple[int, bool]:
         self.asked += 1
         return self.checker.count_other(board, limit)
+
+
+def _session(sessions: Callable | None, data, solver):
+    """``checker.session(data, solver)``: the engine's session on the type's model."""
+    if sessions is None:
+        raise TypeError("this checker opens no sessions")
+    return sessions(data, solver)
 
 
 def _label(label) -> str:
@@ -236,6 +252,10 @@ class _Run:
             raise calls.bad_result("choose_square", ptype, index, "one of the candidates")
         return index
 
+    def _sessions(self, ptype) -> Callable:
+        """``checker.session(data)`` of the checkers ``is_remove_valid`` sees."""
+        return lambda data, solver=None: self.engine.session(ptype, data, solver)
+
     def _valid(self, ptype, params, trial, index, full, checker, options) -> bool:
         return calls.flag(ptype, "is_remove_valid", params=params, board=trial, index=index,
                           solution=full, checker=checker, max_solutions=options.max_solutions)
@@ -254,7 +274,7 @@ class _Run:
             index = self._choose(ptype, params, board, tested, n, rng, full)
             tested.add(index)
             trial = board[:index] + (0,) + board[index + 1:]
-            noting = _Noting(checker)
+            noting = _Noting(checker, self._sessions(ptype))
             verdict = self._valid(ptype, params, trial, index, full, noting, options)
             _tally(self.removals, verdict, noting.notes, bool(noting.asked))
             if verdict:
@@ -287,6 +307,7 @@ class _Run:
         "unique" also refuses when told "not unique").
         """
         n, board, tested = len(full), full, set(self.fixed)
+        sessions = self._sessions(ptype)
         known: dict[tuple[Board, int], bool] = {}
         timed_out: set[tuple[Board, int]] = set()
         run, refusing = 2, False
@@ -323,7 +344,7 @@ class _Run:
                     state = rng.getstate()
                     spec_tested.add(index)
                     trial = spec_board[:index] + (0,) + spec_board[index + 1:]
-                    spec = _Speculation(known, guess=not refusing)
+                    spec = _Speculation(known, not refusing, sessions=sessions)
                     verdict = self._valid(ptype, params, trial, index, full, spec, options)
                     steps.append((index, trial, state, [q for q in spec.asked if q not in known],
                                   verdict, spec.asked, spec.notes))
@@ -345,7 +366,7 @@ class _Run:
                     wrong = self._resolve_refusals(steps, inflight, known, speculate, options,
                                                    lambda i: self._valid(
                                                        ptype, params, steps[i][1], steps[i][0],
-                                                       full, _Speculation(known), options))
+                                                       full, _Speculation(known, sessions=sessions), options))
                     if wrong is not None:  # the run ends: drop the checks not started yet
                         for q in [q for q, f in inflight.items() if f.cancel()]:
                             del inflight[q]
@@ -366,7 +387,7 @@ class _Run:
                     tested.add(index)
                     if i == wrong or (refusing and questions):
                         # Ask the hook again, now that its answers are known: exact, no solver call.
-                        again = _Speculation(known)
+                        again = _Speculation(known, sessions=sessions)
                         verdict = self._valid(ptype, params, trial, index, full, again, options)
                         notes = again.notes
                     _tally(self.removals, verdict, notes, bool(asked))
