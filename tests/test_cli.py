@@ -455,8 +455,8 @@ def test_explain_says_one_group_not_one_groups(tmp_path):
 
 
 def test_the_wine_merchant_says_1_gallon():
-    """Seed 3 draws a barrel of 1 gallon among the options (the spec said '1 gallons')."""
-    made = run("gen", "logic", "--spec", "wine-merchant", "--seed", "3")
+    """Seed 1 draws a barrel of 1 gallon among the options (the spec said '1 gallons')."""
+    made = run("gen", "logic", "--spec", "wine-merchant", "--seed", "1")
     assert made.exit_code == 0, made.output
     options = [ln for ln in made.stdout.splitlines() if ln[:3] in ("A. ", "B. ", "C. ", "D. ")]
     assert len(options) == 4 and all(ln.endswith(("gallon", "gallons")) for ln in options)

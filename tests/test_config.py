@@ -152,8 +152,8 @@ def _pattern_record(box: int, empty: int) -> str:
 
 def test_check_and_solve_run_each_puzzle_on_the_solver_its_size_prefers(in_tmp):
     """One input with a 9x9 and a 25x25 Sudoku: the 25x25 runs on CP-SAT, the 9x9 on
-    the SAT back end, unless --solver or the config file says otherwise; `solvers` shows the choice
-    for the size given."""
+    the SAT back end, unless --solver or the config file says otherwise; `solvers` shows
+    the choice for the size given."""
     from test_cli import run
     write(in_tmp / "mixed.jsonl", _pattern_record(3, 3) + "\n" + _pattern_record(5, 4) + "\n")
 
@@ -179,8 +179,9 @@ def test_check_and_solve_run_each_puzzle_on_the_solver_its_size_prefers(in_tmp):
     assert in_effect("--puzzle", "sudoku", "--size", "25").startswith(
         "in effect: cp-sat (from puzzle type 'sudoku')")
     assert in_effect("--puzzle", "sudoku", "--size", "9").startswith(
-        "in effect: chuffed (from puzzle type 'sudoku')")
-    assert in_effect("--puzzle", "sudoku").startswith("in effect: gecode (from default)")
+        "in effect: sat (from puzzle type 'sudoku')")
+    # no size: the default size's (9), the solver 'gen sudoku' runs on
+    assert in_effect("--puzzle", "sudoku").startswith("in effect: sat (from puzzle type 'sudoku')")
     result = run("solvers", "--size", "25")
     assert result.exit_code != 0 and "puzzle options need --puzzle" in result.output
 
