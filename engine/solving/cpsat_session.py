@@ -29,6 +29,7 @@ from . import cpsat_api
 from .cpsat import Output, Translation, add_search, configure, run_interruptibly
 from .flatzinc import FznError
 from .results import Run, SolveResult
+from .session import SessionBase, reshape
 
 #: Deterministic time (CP-SAT's unit) a question may use per second of ``--time-limit``.
 #: CP-SAT did 0.3 to 0.4 units a CPU second on the 2-core machine measured (docs/solvers.md);
@@ -53,7 +54,7 @@ def work_per_second() -> float:
     return value
 
 
-class CpsatSession:
+class CpsatSession(SessionBase):
     """A session on CP-SAT in this process (see the module's docstring)."""
 
     def __init__(self, backend, flat: FlatModel):
@@ -81,14 +82,6 @@ class CpsatSession:
 
     def unfixed(self) -> list[int]:
         return [i for i, x in enumerate(self._squares) if not _constant(x)]
-
-    def count(self, board: Board, limit: int, differs: Board | None = None,
-              differs_at: Sequence[int] | None = None) -> tuple[int, bool]:
-        run = self.run(board, limit, differs=differs, differs_at=differs_at)
-        return run.found, run.complete
-
-    def shaped(self, board: Board) -> Any:
-        return _reshape(list(board), self._shape)
 
     def close(self) -> None:
         self._base = None
@@ -311,13 +304,5 @@ def _outputs(reader, outs: list[Output]) -> dict[str, Any]:
             got[out.name] = one(out.value, out.boolean)
         else:
             values = [one(x, out.boolean) for x in out.value]
-            got[out.name] = _reshape(values, tuple(hi - lo + 1 for lo, hi in out.dims))
+            got[out.name] = reshape(values, tuple(hi - lo + 1 for lo, hi in out.dims))
     return got
-
-
-def _reshape(flat: list[Any], shape: tuple[int, ...]) -> Any:
-    if len(shape) <= 1:
-        return flat
-    step = len(flat) // shape[0] if shape[0] else 0
-    return [_reshape(flat[i:i + step], shape[1:]) for i in range(0, len(flat), step)] \
-        if step else [[] for _ in range(shape[0])]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from .. import processes
 from ..errors import SolverError
@@ -13,9 +12,10 @@ from ..types import Board
 from .compiled import FlatModel
 from .discovery import first_line
 from .results import MARKERS, Run, read_stats
+from .session import SessionBase, literal
 
 
-class ProcessSession:
+class ProcessSession(SessionBase):
     """A session on a solver run as a process (Gecode, Chuffed): the model flattened once;
     each question writes the FlatZinc with its givens and added constraints to a file and
     runs the solver's FlatZinc executable on it. Nothing is learnt between questions; a
@@ -56,22 +56,6 @@ class ProcessSession:
         # The flattened model fails outright (e.g. SAC probing refuted it).
         self.failed = flat.failed
 
-    @property
-    def squares(self) -> int:
-        return len(self._names)
-
-    def unfixed(self) -> list[int]:
-        """The squares that flattening left as variables (the rest are literals)."""
-        return [i for i, name in enumerate(self._names) if not _literal(name)]
-
-    def count(self, board: Board, limit: int, differs: Board | None = None,
-              differs_at: Sequence[int] | None = None) -> tuple[int, bool]:
-        """Solutions of the compiled model with ``board``'s givens fixed, up to ``limit``
-        (the other parameters as in ``run``). Returns ``(count, complete)``; ``complete``
-        is False on a time-out."""
-        run = self.run(board, limit, differs=differs, differs_at=differs_at)
-        return run.found, run.complete
-
     def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
             stats: bool = False, solution: bool = False, differs: Board | None = None,
             differs_at: Sequence[int] | None = None, stages: Mapping[int, int] | None = None,
@@ -105,7 +89,7 @@ class ProcessSession:
             name = self._names[i]
             if not v:
                 continue
-            if _literal(name):  # flattening fixed this square: a different given fails
+            if literal(name):  # flattening fixed this square: a different given fails
                 if int(name) != v:
                     fixes += "constraint bool_eq(false,true);\n"
                 continue
@@ -121,7 +105,7 @@ class ProcessSession:
         if stages is not None:
             if differs is None or not solve.rstrip().endswith("satisfy;"):
                 raise ValueError("stages need differs and a satisfaction model")
-            free = [i for i in stages if not board[i] and not _literal(self._names[i])]
+            free = [i for i in stages if not board[i] and not literal(self._names[i])]
             top = max([stages[i] for i in free], default=0)
             decls = f"var 0..{top}: PE_STAGE:: output_var;\n" + "".join(
                 f"var bool: PE_DIFF_{i}:: var_is_introduced;\nvar bool: PE_LATE_{i}:: var_is_introduced;\n"
@@ -135,7 +119,7 @@ class ProcessSession:
             solve = solve.rstrip()[:-len("satisfy;")] + "minimize PE_STAGE;"
         elif differs is not None:
             at = range(len(board)) if differs_at is None else differs_at
-            free = [i for i in at if not board[i] and not _literal(self._names[i])]
+            free = [i for i in at if not board[i] and not literal(self._names[i])]
             if len(free) == 1:  # the common case in GenPuzzles: a plain disequality
                 fixes += f"constraint int_ne({self._names[free[0]]},{differs[free[0]]});\n"
             elif free:
@@ -146,7 +130,7 @@ class ProcessSession:
             else:
                 fixes += "constraint bool_eq(false,true);\n"
         if order is not None:
-            names = [self._names[i] for i in order if not _literal(self._names[i])]
+            names = [self._names[i] for i in order if not literal(self._names[i])]
             solve = (f"solve :: int_search([{','.join(names)}],input_order,indomain_min,complete) "
                      "satisfy;" if names else "solve satisfy;")
         path = Path(self._dir.name) / f"run{next(self._ids)}.fzn"
@@ -190,25 +174,18 @@ class ProcessSession:
             raise ValueError(f"array '{name}' has {len(names)} elements, not {len(values)}")
         out = []
         for var, v in zip(names, values):
-            if _literal(var):  # flattening fixed it already: another value fails
+            if literal(var):  # flattening fixed it already: another value fails
                 if int(var) != v:
                     out.append("constraint bool_eq(false,true);")
             else:
                 out.append(f"constraint int_eq({var},{int(v)});")
         return "".join(line + "\n" for line in out)
 
-    def shaped(self, board: Board) -> Any:
-        """A decision array as MiniZinc writes it: nested lists for 2-D and more."""
-        return _reshape(list(board), self._shape)
-
     def close(self) -> None:
         self._dir.cleanup()
 
 
 
-
-def _literal(name: str) -> bool:
-    return name.lstrip("-").isdigit()
 
 
 def _first_solution(stdout: str, decision: str) -> Board | None:
@@ -222,10 +199,3 @@ def _solutions(stdout: str, decision: str):
         if line.startswith(prefix) and "[" in line:
             inside = line[line.index("[") + 1:line.rindex("]")]
             yield tuple(int(v) for v in inside.split(",") if v.strip())
-
-
-def _reshape(flat: list[Any], shape: tuple[int, ...]) -> Any:
-    if len(shape) <= 1:
-        return flat
-    step = len(flat) // shape[0]
-    return [_reshape(flat[i:i + step], shape[1:]) for i in range(0, len(flat), step)]

@@ -51,6 +51,7 @@ from ..types import Board, Status
 from . import registration
 from .flatzinc import Call, FznError, Item, decision_names, parse
 from .results import Run, SolveResult
+from .session import SessionBase, literal
 
 if TYPE_CHECKING:  # (compiled imports discovery, which registers this module)
     from .compiled import FlatModel
@@ -206,7 +207,7 @@ class Core:
                 boolean = item.type[0] == "bool"
                 names = decision_names(self._items, item.name) if item.array else [item.name]
                 for name in names or ():
-                    if _literal(name) or name in ("true", "false"):
+                    if literal(name) or name in ("true", "false"):
                         continue
                     if boolean and self.constant(self.enc.bool_lit(name)):
                         continue
@@ -299,7 +300,7 @@ def encode(items: list[Item], ptype: str) -> Core:
         raise SolverError(f"{NAME} cannot solve puzzle '{ptype}': the flattened model, {exc}") from None
 
 
-class SatSession:
+class SatSession(SessionBase):
     """A session on CaDiCaL in this process (see the module's docstring)."""
 
     def __init__(self, backend, flat: FlatModel):
@@ -317,22 +318,6 @@ class SatSession:
         self._lock = threading.Lock()
 
     # -- the protocol ----------------------------------------------------------------------
-    @property
-    def squares(self) -> int:
-        return len(self._names)
-
-    def unfixed(self) -> list[int]:
-        return [i for i, name in enumerate(self._names) if not _literal(name)]
-
-    def count(self, board: Board, limit: int, differs: Board | None = None,
-              differs_at: Sequence[int] | None = None) -> tuple[int, bool]:
-        run = self.run(board, limit, differs=differs, differs_at=differs_at)
-        return run.found, run.complete
-
-    def shaped(self, board: Board) -> Any:
-        from .process import _reshape
-        return _reshape(list(board), self._shape)
-
     def close(self) -> None:
         with self._lock:
             self._closed = True
@@ -426,7 +411,7 @@ class SatSession:
         prefix: list[int] = []
         for i in order:
             name = self._names[i]
-            if board[i] or _literal(name):
+            if board[i] or literal(name):
                 continue
             value = enc.int_value(name, model)
             while value > enc.domain(name)[0]:
@@ -445,7 +430,7 @@ class SatSession:
         """The least stage s with a solution that differs from ``differs`` on squares of
         stages up to s only (``Run.stage``; None: none differs)."""
         core, enc = self._core, self._core.enc
-        free = [i for i in stages if not board[i] and not _literal(self._names[i])]
+        free = [i for i in stages if not board[i] and not literal(self._names[i])]
         diff = {i: -enc.eq_lit(self._names[i], differs[i]) for i in free}
         found, stage, top = 0, None, None
         while True:
@@ -508,10 +493,6 @@ def whole(core: Core, limit: int, goal: str, budget: Budget
         status = Status.OPTIMAL if finished else Status.SAT
         objective = core.objective_value(models[-1])
     return SolveResult(status, stats, objective), [core.enc.output_values(m) for m in models]
-
-
-def _literal(name: str) -> bool:
-    return name.lstrip("-").isdigit()
 
 
 # -- the FlatZinc runner -------------------------------------------------------------------

@@ -70,6 +70,45 @@ class Session(Protocol):
         """Release the solver and its files; the session answers nothing after this."""
 
 
+def literal(name: str) -> bool:
+    """Whether a FlatZinc name of a square is a literal (flattening fixed the square)."""
+    return name.lstrip("-").isdigit()
+
+
+def reshape(flat: list[Any], shape: tuple[int, ...]) -> Any:
+    """A flat array as MiniZinc writes one of these index set sizes: nested lists."""
+    if len(shape) <= 1:
+        return flat
+    step = len(flat) // shape[0]
+    return [reshape(flat[i:i + step], shape[1:]) for i in range(0, len(flat), step)]
+
+
+class SessionBase:
+    """What a session derives from its ``run`` and the decision array's FlatZinc names
+    (``_names``) and shape (``_shape``), so that each back end writes only ``run`` and
+    ``close``."""
+
+    _names: list[str]
+    _shape: tuple[int, ...]
+
+    @property
+    def squares(self) -> int:
+        return len(self._names)
+
+    def unfixed(self) -> list[int]:
+        """The squares that flattening left as variables (the rest are literals)."""
+        return [i for i, name in enumerate(self._names) if not literal(name)]
+
+    def count(self, board: Board, limit: int, differs: Board | None = None,
+              differs_at: Sequence[int] | None = None) -> tuple[int, bool]:
+        """``run``'s count and whether it is definite (False on a time-out)."""
+        run = self.run(board, limit, differs=differs, differs_at=differs_at)
+        return run.found, run.complete
+
+    def shaped(self, board: Board) -> Any:
+        return reshape(list(board), self._shape)
+
+
 @runtime_checkable
 class WholeSession(Session, Protocol):
     """A session that also answers whole solves (``Backend.solve``) in this process: an
