@@ -62,7 +62,6 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-label", type=int, default=50)
     ap.add_argument("--no-reasons", action="store_true", help="find each step's groups only")
-    ap.add_argument("--rate", action="store_true", help="also walk the step rating's path")
     ap.add_argument("--json", type=Path, help="also write every puzzle's figures here")
     ap.add_argument("--puzzle", choices=("sudoku", "fillomino"), default="sudoku")
     ap.add_argument("--sizes", default="5,7,9", help="fillomino: the sides of the boards")
