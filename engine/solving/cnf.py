@@ -119,6 +119,7 @@ class Encoding:
 
     def __init__(self, items: list[Item]):
         self.clauses: list[list[int]] = []
+        self._named_ints: dict[str, IntVar] = {}  # eq_lit's and ge_lit's lookups
         self._top = 1
         self.true = 1                       # a variable fixed true
         self.clauses.append([1])
@@ -177,15 +178,23 @@ class Encoding:
     def eq_lit(self, name: str, value: int) -> int:
         """The literal ``name = value`` (a FlatZinc int variable's name or a literal's
         text); the constant true/false literal when fixed or out of the domain."""
-        return self.int_of(self._name_expr(name)).eq(value, self.true)
+        return self._named(name).eq(value, self.true)
 
     def ge_lit(self, name: str, value: int) -> int:
         """The literal ``name >= value`` (order encoding), as ``eq_lit``."""
-        return self.int_of(self._name_expr(name)).ge(value, self.true)
+        return self._named(name).ge(value, self.true)
 
     def domain(self, name: str) -> list[int]:
         """The values ``name`` may take after the encoding's narrowing."""
-        return list(self.int_of(self._name_expr(name)).values)
+        return list(self._named(name).values)
+
+    def _named(self, name: str) -> IntVar:
+        """``name``'s integer, looked up once: a session asks for the same squares'
+        literals in every question (the encoding is complete, so it never changes)."""
+        found = self._named_ints.get(name)
+        if found is None:
+            found = self._named_ints[name] = self.int_of(self._name_expr(name))
+        return found
 
     def bool_lit(self, name: str) -> int:
         """A bool variable's literal (or ``"true"``/``"false"``: the constant literals)."""
@@ -193,7 +202,7 @@ class Encoding:
 
     def int_value(self, name: str, model: Sequence[int]) -> int:
         """``name``'s value in a solver model (pysat's ``get_model()``)."""
-        return self._decode_int(self.int_of(self._name_expr(name)), model)
+        return self._decode_int(self._named(name), model)
 
     def output_values(self, model: Sequence[int]) -> dict[str, Any]:
         """Every output variable and array's value, as MiniZinc prints them: ints,
