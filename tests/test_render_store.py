@@ -65,7 +65,7 @@ def test_a_store_is_drawn_with_its_puzzles_and_captions_that_make_them_again(sto
         assert head == f"{n}. sudoku \u00b7 givens 8 \u00b7 size 4, box 2x2"
         digest = hashlib.sha256(format_line(cells).encode()).hexdigest()[:6]
         assert made == (f"id sudoku/{record['seed']}/{digest} \u00b7 gen --target-empty 8 "
-                        "\u00b7 sudoku 0.1.0 \u00b7 chuffed")
+                        "\u00b7 sudoku 0.1.0 \u00b7 sat")  # Sudoku's solver up to 16x16
     # What the caption says makes the last one again.
     again = json.loads(cli("gen", "sudoku", "--size", 4, "--seed", want[-1]["seed"],
                            "--target-empty", 8, "--format", "json").stdout)
