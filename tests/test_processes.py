@@ -7,12 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from puzzle_engine import processes
+from puzzle_engine.solving import cpsat
 
 CLI = Path(sys.executable).with_name("puzzle-engine")
 #: A batch of many solver runs (16x16 Sudoku on Gecode), in two worker processes
@@ -437,3 +439,60 @@ def test_a_kill_9_leaves_no_resource_tracker_warning(tmp_path, victim):
 def child_pids(pid: int, word: str) -> list[int]:
     """The ids of the live child processes of ``pid`` whose command line holds ``word``."""
     return [child for child, parent, _, cmd in live_processes() if parent == pid and word in cmd]
+
+
+class _StopOnly:
+    """A solver whose solve runs until it is stopped, recording what was asked of it."""
+
+    def __init__(self) -> None:
+        self.solving = threading.Event()
+        self.stopped = threading.Event()
+
+    def solve(self, model, callback=None):
+        self.solving.set()
+        self.stopped.wait()
+        return "stopped"
+
+    def stop_search(self) -> None:
+        if self.solving.is_set():
+            self.stopped.set()
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("thread_first", [True, False])
+def test_an_interrupt_while_the_solve_thread_starts_leaves_no_solve_running(
+        monkeypatch, thread_first):
+    """Ctrl-C can come while ``thread.start()`` waits for the solve's thread to begin
+    (CI, under load: 'terminate called without an active exception', exit -6). Whether
+    the thread reaches the solve before or after the caller gives up, no solve may run
+    on after ``run_interruptibly`` has raised."""
+    solver = _StopOnly()
+    began = threading.Event()
+    Real = threading.Thread
+    launchers: list[threading.Thread] = []
+
+    class Interrupted(Real):
+        def start(self):
+            def later():
+                if not thread_first:
+                    began.wait()
+                Real.start(self)
+                self.join(SAFETY)
+            launchers.append(Real(target=later, daemon=True))
+            launchers[-1].start()
+            if thread_first:
+                assert solver.solving.wait(SAFETY)
+            raise KeyboardInterrupt
+    monkeypatch.setattr(cpsat.threading, "Thread", Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        cpsat.run_interruptibly(solver, None)
+    monkeypatch.undo()
+    if thread_first:
+        assert solver.stopped.is_set()  # stopped before the caller raised
+    began.set()
+    # The solve's thread begins and ends, or (the failure) begins a solve no one stops.
+    wait_for(lambda: not launchers[0].is_alive() or solver.solving.is_set(), SAFETY)
+    if not thread_first:
+        assert not solver.solving.is_set(), "the thread solved after the caller gave up"
+    solver.stopped.set()
+    launchers[0].join(SAFETY)

@@ -527,9 +527,18 @@ def run_interruptibly(solver, model, callback=None):
     has returned. The solve must never outlive the interpreter (the process aborts)."""
     done = threading.Event()
     result: dict[str, Any] = {}
+    # An interrupt can come while ``thread.start()`` waits for the thread to begin, when
+    # this thread cannot tell whether the solve will run: the worker solves only if it
+    # gets here before the caller gives up, and the caller waits for a solve it let begin.
+    gate = threading.Lock()
+    state = {"given_up": False, "solving": False}
 
     def work() -> None:
         try:
+            with gate:
+                if state["given_up"]:
+                    return
+                state["solving"] = True
             result["status"] = solver.solve(model, callback)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
             result["error"] = exc
@@ -542,18 +551,32 @@ def run_interruptibly(solver, model, callback=None):
             if processes.stopping():
                 solver.stop_search()
     except BaseException:
-        if thread.ident is not None:  # started: stop it and wait for it, whatever comes
-            while True:
-                try:
-                    solver.stop_search()
-                    if done.wait(0.05):
-                        break
-                except KeyboardInterrupt:
-                    continue
+        _give_up(solver, done, gate, state)
         raise
     if "error" in result:
         raise result["error"]
     return result["status"]
+
+
+def _give_up(solver, done: threading.Event, gate: threading.Lock, state: dict) -> None:
+    """Stop a solve ``run_interruptibly`` began and wait for it, through further
+    interrupts: a solve must never outlive the interpreter (the process aborts with
+    'terminate called without an active exception')."""
+    while True:
+        try:
+            with gate:
+                state["given_up"] = True
+                solving = state["solving"]
+            break
+        except KeyboardInterrupt:
+            continue
+    while solving:
+        try:
+            solver.stop_search()
+            if done.wait(0.05):
+                break
+        except KeyboardInterrupt:
+            continue
 
 
 def configure(solver, workers: int = 1, seed: int = 0) -> None:
