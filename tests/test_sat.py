@@ -147,6 +147,18 @@ def test_a_spent_budget_is_unknown_and_the_session_goes_on():
         model.close()
 
 
+@pytest.mark.parametrize("text", ["many", "0", "-5"])
+def test_a_bad_conflict_rate_is_one_line_naming_the_variable(text, tmp_path):
+    env = {**os.environ, sat.WORK_ENV: text}
+    proc = subprocess.run([sys.executable, "-c", "from puzzle_engine.cli import main; main()",
+                           "gen", "sudoku", "--size", "4", "--seed", "1", "--solver", "sat",
+                           "--time-limit", "5"], capture_output=True, text=True, env=env,
+                          timeout=1800)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert f"bad {sat.WORK_ENV} {text!r}: expected a positive number" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
 def test_a_session_answers_many_questions_and_is_closed():
     """One solver for the session's life: 64 questions (givens, differs, counts) answer as
     Gecode's process session, what it learnt kept; closing deletes the solver."""

@@ -17,7 +17,6 @@ time limit, ``WALL_SAFETY`` times ``--time-limit``, is only a safety. Either exh
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,7 +28,7 @@ from . import cpsat_api
 from .cpsat import Output, Translation, add_search, configure, run_interruptibly
 from .flatzinc import FznError
 from .results import Run, SolveResult
-from .session import SessionBase, reshape
+from .session import SessionBase, reshape, work_rate
 
 #: Deterministic time (CP-SAT's unit) a question may use per second of ``--time-limit``.
 #: CP-SAT did 0.3 to 0.4 units a CPU second on the 2-core machine measured (docs/solvers.md);
@@ -41,17 +40,7 @@ WALL_SAFETY = 3.0
 
 
 def work_per_second() -> float:
-    text = os.environ.get(WORK_ENV, "")
-    if not text:
-        return WORK_PER_SECOND
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise SolverError(f"bad {WORK_ENV} {text!r}: expected a positive number "
-                          "(deterministic time per second of --time-limit)")
-    return value
+    return work_rate(WORK_ENV, WORK_PER_SECOND, 'deterministic time')
 
 
 class CpsatSession(SessionBase):

@@ -36,7 +36,6 @@ minizinc-python and for ``minizinc --solver sat``.
 from __future__ import annotations
 
 import importlib.util
-import os
 import signal
 import sys
 import threading
@@ -51,7 +50,7 @@ from ..types import Board, Status
 from . import registration
 from .flatzinc import Call, FznError, Item, decision_names, parse
 from .results import Run, SolveResult
-from .session import SessionBase, literal
+from .session import SessionBase, literal, work_rate
 
 if TYPE_CHECKING:  # (compiled imports discovery, which registers this module)
     from .compiled import FlatModel
@@ -80,17 +79,7 @@ def available() -> bool:
 
 
 def conflicts_per_second() -> float:
-    text = os.environ.get(WORK_ENV, "")
-    if not text:
-        return CONFLICTS_PER_SECOND
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise SolverError(f"bad {WORK_ENV} {text!r}: expected a positive number "
-                          "(conflicts per second of --time-limit)")
-    return value
+    return work_rate(WORK_ENV, CONFLICTS_PER_SECOND, 'conflicts')
 
 
 class Budget:

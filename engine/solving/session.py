@@ -19,10 +19,12 @@ never a proof. Every back end, and the fast tier's fake solver, implements this 
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..types import Board
+from ..errors import SolverError
 from .results import Run, SolveResult
 
 
@@ -81,6 +83,23 @@ def reshape(flat: list[Any], shape: tuple[int, ...]) -> Any:
         return flat
     step = len(flat) // shape[0]
     return [reshape(flat[i:i + step], shape[1:]) for i in range(0, len(flat), step)]
+
+
+def work_rate(env: str, default: float, unit: str) -> float:
+    """How much work an in-process back end counts for a second of ``--time-limit``: the
+    environment variable ``env`` when set (a positive number of ``unit``), else
+    ``default``. Budgets in work, not wall time, give the same puzzle on a slower machine."""
+    text = os.environ.get(env, "")
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise SolverError(f"bad {env} {text!r}: expected a positive number ({unit} per second "
+                          "of --time-limit)")
+    return value
 
 
 class SessionBase:
