@@ -42,4 +42,9 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   fi
   touch "$stamp"
 fi
-exec .venv/bin/python -m pytest ${marker[@]+"${marker[@]}"} ${args[@]+"${args[@]}"}
+# One pytest worker per core (pytest-xdist), each module's tests on one worker so that a
+# module's fixtures (compiled models, engines) are made once: most tests wait on a solver
+# or a command's start-up, so one worker would leave a core idle. PUZZLE_ENGINE_TEST_WORKERS
+# sets the count (0: no workers, in this process).
+parallel=(-n "${PUZZLE_ENGINE_TEST_WORKERS:-auto}" --dist loadscope)
+exec .venv/bin/python -m pytest ${marker[@]+"${marker[@]}"} "${parallel[@]}" ${args[@]+"${args[@]}"}
