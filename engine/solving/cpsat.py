@@ -701,23 +701,9 @@ def available() -> bool:
 
 
 def solver_config() -> dict[str, Any]:
-    from importlib.metadata import version
-    from importlib.resources import files
-    return {
-        "id": SOLVER_ID,
-        "name": "CP-SAT",
-        "description": "Google OR-Tools CP-SAT, through puzzle-engine's FlatZinc reader",
-        "version": version("ortools"),
-        "mznlib": str(files("puzzle_engine_models") / "cpsat"),
-        "tags": ["cp", "lcg", "int"],
-        "stdFlags": list(STD_FLAGS),
-        "supportsMzn": False,
-        "supportsFzn": True,
-        "needsSolns2Out": True,
-        "needsMznExecutable": False,
-        "needsStdlibDir": False,
-        "isGUIApplication": False,
-    }
+    return registration.solver_config(
+        SOLVER_ID, "CP-SAT", "Google OR-Tools CP-SAT, through puzzle-engine's FlatZinc reader",
+        "ortools", "cpsat", ["cp", "lcg", "int"], list(STD_FLAGS))
 
 
 def register() -> Path | None:

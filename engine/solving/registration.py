@@ -20,6 +20,31 @@ from typing import Any
 from ..cache import cache_root, write_if_changed
 
 
+def solver_config(solver_id: str, name: str, description: str, package: str, mznlib: str,
+                  tags: list[str], flags: list[str]) -> dict[str, Any]:
+    """The MiniZinc solver configuration of an in-process back end (without ``executable``,
+    which ``register`` adds): it reads FlatZinc, its library of redefinitions is
+    ``puzzle_engine_models/MZNLIB``, and its version is that of the Python ``package``
+    doing the solving."""
+    from importlib.metadata import version
+    from importlib.resources import files
+    return {
+        "id": solver_id,
+        "name": name,
+        "description": description,
+        "version": version(package),
+        "mznlib": str(files("puzzle_engine_models") / mznlib),
+        "tags": tags,
+        "stdFlags": flags,
+        "supportsMzn": False,
+        "supportsFzn": True,
+        "needsSolns2Out": True,
+        "needsMznExecutable": False,
+        "needsStdlibDir": False,
+        "isGUIApplication": False,
+    }
+
+
 def register(config: dict[str, Any], module: str, name: str) -> Path | None:
     """Write ``config`` (a MiniZinc solver configuration without ``executable``) as
     ``NAME.msc`` and the wrapper ``fzn-NAME`` that runs ``python -m module``, in a

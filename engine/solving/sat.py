@@ -574,23 +574,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- registering with MiniZinc and the engine ----------------------------------------------
 
 def solver_config() -> dict[str, Any]:
-    from importlib.metadata import version
-    from importlib.resources import files
-    return {
-        "id": SOLVER_ID,
-        "name": NAME,
-        "description": "CaDiCaL through python-sat, on puzzle-engine's CNF encoding of FlatZinc",
-        "version": version("python-sat"),
-        "mznlib": str(files("puzzle_engine_models") / "sat"),
-        "tags": ["sat", "cdcl", "int"],
-        "stdFlags": list(STD_FLAGS),
-        "supportsMzn": False,
-        "supportsFzn": True,
-        "needsSolns2Out": True,
-        "needsMznExecutable": False,
-        "needsStdlibDir": False,
-        "isGUIApplication": False,
-    }
+    return registration.solver_config(
+        SOLVER_ID, NAME,
+        "CaDiCaL through python-sat, on puzzle-engine's CNF encoding of FlatZinc",
+        "python-sat", "sat", ["sat", "cdcl", "int"], list(STD_FLAGS))
 
 
 def register() -> Path | None:
