@@ -4,8 +4,9 @@ for an empty square, emptied by the ``emptying`` strategy.
 A grid type subclasses ``GridPuzzle`` (``PuzzleType``, ``Codec``, ``Emptying`` and
 ``Grading``), says its shape, and writes ``to_data``, ``parse`` and ``format``; the rest
 (JSON records, the multiple method's search variables, the basic features) is here. It
-adds other facets (``Symmetry``, ``Drawing``...) by subclassing them too. Squares that are structure (``structure``) are
-never emptied, never counted as givens and never branched on.
+adds other facets (``Symmetry``, ``Drawing``...) by subclassing them too. Squares that
+are structure (``structure``) are never emptied, never counted as givens and never
+branched on.
 """
 from __future__ import annotations
 
