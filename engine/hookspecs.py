@@ -58,6 +58,7 @@ line pointing to "Migrating from contract v2" in ``docs/plugin-authoring.md``.
 from __future__ import annotations
 
 import random
+from abc import ABC
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -158,12 +159,15 @@ def register_complexities(register: Register) -> None:
 #   OwnGenerator     generate                                        strategy own
 #
 # **How the engine asks "does this type have facet F": ``isinstance(ptype, F)``, and
-# nothing else.** A type opts in by subclassing the facet: ``class Kakuro(PuzzleType,
+# nothing else.** Each facet is an ``abc.ABC`` (a nominal type: having the methods is not
+# having the facet), and a type opts in by subclassing the facet: ``class Kakuro(PuzzleType,
 # Codec, Emptying, Drawing)``. A type without a facet is never asked its methods: where
 # the engine would ask one, it uses the facet's ``NOT_OFFERED`` answer instead (no
 # drawing, no symmetry, the default features...), and where a facet is needed and has no
 # such answer (``search_variables`` for the grader ``multiple``), the command stops with
-# one line naming the type and the facet. ``FACETS`` lists the opt-in facets;
+# one line naming the type and the facet. A type that writes a facet's method without
+# subclassing the facet is refused at registration (one line naming the method and the
+# facet), and so is a type that is not a ``Codec``. ``FACETS`` lists the opt-in facets;
 # ``facet_of(method)`` names the facet that declares a method. Within a facet, a method
 # with a body here has that default; one that raises ``NotImplementedError`` must be
 # written by a type that opts in. ``puzzle_engine.grid.GridPuzzle`` is ``PuzzleType``,
@@ -248,7 +252,7 @@ class PuzzleType:
         return True
 
 
-class Codec:
+class Codec(ABC):
     """Reading and writing puzzles: JSON records, text, and what counts as "the same
     solution". Every type has it (a type that is not a ``Codec`` is refused at
     registration); ``format`` and ``parse`` have no default."""
@@ -295,8 +299,9 @@ class Codec:
         return solution
 
 
-class Facet:
-    """The base of the opt-in facets. ``NOT_OFFERED`` maps a method to the answer the
+class Facet(ABC):
+    """The base of the opt-in facets (an ``abc.ABC``: a facet is a nominal type, which a
+    type has by subclassing it). ``NOT_OFFERED`` maps a method to the answer the
     engine uses for a type *without* the facet; a method missing from it is needed
     wherever the engine asks it (one line naming the type and the facet)."""
 
