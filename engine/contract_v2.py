@@ -3,7 +3,8 @@
 In contract 2 a ``PuzzleType`` had every method, most with a default meaning "not
 offered"; in contract 3 the core is small and each ability is a facet the type subclasses
 (``hookspecs``). The mapping is mechanical: a contract-2 type gets ``Codec`` (whose
-defaults its base used to give) and every facet one of whose methods its class has. Its
+defaults its base used to give) and every facet one of whose methods its class has (but
+``FlatBoard``: in contract 2 a flat board was an ``Emptying`` type, which is one). Its
 class is replaced, once, by a subclass that adds those facets, so the type's own methods
 answer as before and the engine's ``isinstance`` tests see the facets.
 
@@ -58,7 +59,8 @@ def adapt(ptype: PuzzleType) -> PuzzleType:
                           "(from_solution); a flat board's solution is now its decision "
                           "array")
     if cls not in _ADAPTED:
-        added = facets_for(cls)
+        # A flat board was an Emptying type in contract 2, and Emptying is one already.
+        added = [facet for facet in facets_for(cls) if facet is not FlatBoard]
         body = {"__module__": cls.__module__, "__qualname__": cls.__qualname__,
                 "__doc__": cls.__doc__}
         if not hasattr(cls, "rules"):  # contract 2 had no rules text: none, as before

@@ -33,10 +33,10 @@ options. Difficulty is measured by a *grader* the type names (``grader``). Strat
 criteria, graders and GenPuzzles' complexity functions are objects too, registered
 through hooks, so a plugin can add one without touching the engine.
 
-Puzzle types hold their puzzles as they like (the engine never looks inside): an
-*instance* is the puzzle as given to the player, a *solution* its answer. Grid puzzles
-should subclass ``puzzle_engine.grid.GridPuzzle``, which implements most of this for a
-flat tuple of integers with 0 for an empty square.
+Puzzle types hold their puzzles as they like (the engine never looks inside, but for a
+``FlatBoard``): an *instance* is the puzzle as given to the player, a *solution* its
+answer. Grid puzzles should subclass ``puzzle_engine.grid.GridPuzzle``, which implements
+most of this for a flat tuple of integers with 0 for an empty square.
 
 Every method's result is checked before it is used; a wrong one, or an exception, is
 reported as one line naming the plugin, the type and the method. A plugin that cannot be

@@ -237,11 +237,11 @@ class Host:
         if not isinstance(ptype, Codec):
             return (f"puzzle type '{ptype.name}' was refused: it is not a Codec (every type "
                     "subclasses PuzzleType and Codec; see docs/plugin-authoring.md)")
-        lacking = contract_v2.facets_for(type(ptype))  # a method whose facet it has not
+        # A facet's method written without the facet would never be called: refused.
+        lacking = [] if adapted else contract_v2.facets_for(type(ptype))
         if lacking:
             facet = lacking[0]
-            method = next(m for m in dir(type(ptype)) if hookspecs.facet_of(m) is not None
-                          and issubclass(facet, hookspecs.facet_of(m)))
+            method = next(m for m in dir(type(ptype)) if hookspecs.facet_of(m) is facet)
             return (f"puzzle type '{ptype.name}' was refused: it writes {method}, a method of "
                     f"the {facet.__name__} facet, but is not a {facet.__name__} (add "
                     f"{facet.__name__} to its base classes; see docs/plugin-authoring.md)")

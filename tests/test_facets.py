@@ -234,3 +234,33 @@ def test_bad_rules_text_is_one_line_naming_the_plugin():
     with pytest.raises(PluginError, match=r"rules \(puzzle 'chatty', plugin 'mine'\) returned "
                                           r"'two\\nlines', not one line of text or None"):
         calls.rules(ptype, {})
+
+
+@pytest.mark.fast
+def test_a_contract_2_type_is_a_flat_board_only_when_it_empties():
+    """In contract 2 a flat board was an Emptying type: a growing type with a method named
+    like a FlatBoard's (a helper ``structure``) is not made one by the adapter, while the
+    same class under contract 3 is refused for writing a facet's method without it."""
+    class Walls(PuzzleType, Growing):
+        name = "walls"
+
+        def structure(self, params, board):
+            return frozenset()
+
+        def format(self, params, instance, fmt):
+            return ""
+
+        def parse(self, params, text):
+            return Parsed({}, text)
+    host = get_host()
+    assert host.register(plugin(Walls(), contract=2), name="old_walls")
+    assert host.warnings() == []
+    walls = host.get_type("walls")
+    assert isinstance(walls, Codec) and not isinstance(walls, FlatBoard)
+    assert isinstance(walls, Growing)
+    fresh = get_host()
+    assert fresh.register(plugin(type("Walls3", (Walls, Codec), {})()), name="new_walls")
+    assert fresh.warnings() == [
+        "plugin 'new_walls': puzzle type 'walls' was refused: it writes structure, a method "
+        "of the FlatBoard facet, but is not a FlatBoard (add FlatBoard to its base classes; "
+        "see docs/plugin-authoring.md) (the rest of the plugin is loaded)"]
