@@ -15,14 +15,27 @@ hookimpl = pluggy.HookimplMarker("puzzle_engine")
 from .types import (Board, Complexity, ConstraintGroup, ConstraintGroups,  # noqa: E402
                     ExplanationBoard, Param, Parsed, PropagationLevel, Status, Transformation)
 from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
-from .hookspecs import (CONTRACT_VERSION, Emptying, Growing, OwnGenerator,  # noqa: E402
-                        PuzzleType)
+from .hookspecs import (CONTRACT_VERSION, Codec, Drawing, Emptying,  # noqa: E402
+                        Explanation, FlatBoard, Grading, Growing, MultipleChoice,
+                        OwnGenerator, Play, PuzzleType, Rules, SplitModel, Symmetry,
+                        Templates)
 from .grid import GridPuzzle  # noqa: E402
 from .render.play import PlayGrid  # noqa: E402
 
 __all__ = [
     "Board",
     "CONTRACT_VERSION",
+    "Codec",
+    "Drawing",
+    "Explanation",
+    "FlatBoard",
+    "Grading",
+    "MultipleChoice",
+    "Play",
+    "Rules",
+    "SplitModel",
+    "Symmetry",
+    "Templates",
     "Complexity",
     "ConstraintGroup",
     "ConstraintGroups",

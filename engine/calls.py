@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import PluginError, PuzzleEngineError, one_line
+from .hookspecs import facet_of
 from .types import Parsed
 
 
@@ -17,7 +18,15 @@ def owner(ptype) -> str:
 
 def call(ptype, method: str, /, **kwargs):
     """``ptype.method(**kwargs)``; an exception other than our own becomes a
-    ``PluginError`` naming the method, the type and its plugin."""
+    ``PluginError`` naming the method, the type and its plugin. A method of a facet the
+    type does not have (``isinstance``) is not called: the answer is the facet's
+    ``NOT_OFFERED`` one, or, where it has none, an error naming the facet."""
+    facet = facet_of(method)
+    if facet is not None and not isinstance(ptype, facet):
+        if method in facet.NOT_OFFERED:
+            return facet.NOT_OFFERED[method]
+        raise PluginError(f"{method} is needed here, and {owner(ptype)} does not offer the "
+                          f"{facet.__name__} facet (see docs/plugin-authoring.md)")
     try:
         return getattr(ptype, method)(**kwargs)
     except PuzzleEngineError:
@@ -126,6 +135,15 @@ def split_values(ptype, params, instance, values):
     if not isinstance(value, Mapping):
         raise bad_result("split_values", ptype, value, "a mapping of output values")
     return value
+
+
+def rules(ptype, params) -> str | None:
+    """The type's rules text (``Rules.rules``), checked: one line of text, or ``None``
+    for a type that says none."""
+    value = call(ptype, "rules", params=params)
+    if value is not None and (not isinstance(value, str) or "\n" in value):
+        raise bad_result("rules", ptype, value, "one line of text or None")
+    return value or None
 
 
 def text(ptype, method: str, **kwargs) -> str:

@@ -6,7 +6,7 @@ from . import calls, criteria, grading, hookimpl, strategies
 from .types import Complexity
 
 NAME = "puzzle_engine.defaults"
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 @hookimpl

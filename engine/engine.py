@@ -18,8 +18,7 @@ from .solving.results import SolveResult
 from .solving.session import Session
 from .solving.checker import Checker
 from .errors import PluginError, PuzzleInputError, SolverError, one_line
-from .grid import GridPuzzle
-from .hookspecs import Emptying, PuzzleType
+from .hookspecs import FlatBoard, PuzzleType
 from .plugins import Host
 from .types import Board, Status, Transformation
 
@@ -99,9 +98,9 @@ class Engine:
         return calls.data(ptype, params, instance, self.backend.info)
 
     def solution_of(self, ptype: PuzzleType, params, values: Mapping[str, Any]):
-        """A type's solution from MiniZinc's output values, checked for a grid."""
+        """A type's solution from MiniZinc's output values, checked for a flat board."""
         solution = calls.call(ptype, "from_solution", params=params, values=values)
-        if isinstance(ptype, Emptying):
+        if isinstance(ptype, FlatBoard):
             return calls.board(ptype, "from_solution", params, solution, full=True)
         if solution is None:
             raise calls.bad_result("from_solution", ptype, solution, "a solution")
@@ -205,17 +204,9 @@ class Engine:
                 return None
             raise SolverError(f"solver timed out completing a '{ptype.name}' board "
                               "(raise --time-limit)")
-        if type(ptype).from_solution is GridPuzzle.from_solution:
-            return run.first
-        # The type reads its solution itself: MiniZinc's output of the least board, every
-        # square given (so the solver has nothing left to choose on the board).
-        result, boards = self.solve(ptype, params, run.first)
-        if not boards:
-            if result.status == Status.UNKNOWN:
-                raise SolverError(f"solver timed out completing a '{ptype.name}' board "
-                                  "(raise --time-limit)")
-            return None
-        return boards[0]
+        # A flat board's solution is its decision array (FlatBoard keeps from_solution's
+        # default; plugins.py refuses one that does not), so the least board is the answer.
+        return run.first
 
     def unique_solution(self, ptype: PuzzleType, params, instance, what: str = "the puzzle"):
         """The one solution of ``instance``; an error when it has none, more, or the solver
@@ -233,7 +224,7 @@ class Engine:
         the caller already knows it; otherwise the engine solves the puzzle)."""
         if solution is None:
             solution = self.unique_solution(ptype, params, instance)
-        checker = self.checker(ptype, params, solution) if isinstance(ptype, Emptying) else None
+        checker = self.checker(ptype, params, solution) if isinstance(ptype, FlatBoard) else None
         try:
             return calls.features(ptype, params=params, instance=instance, solution=solution,
                                   checker=checker)

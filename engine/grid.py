@@ -1,10 +1,12 @@
 """The shared helper for grid puzzles: a puzzle is a flat board of integers, row by row, 0
 for an empty square, emptied by the ``emptying`` strategy.
 
-A grid type subclasses ``GridPuzzle``, says its shape, and writes ``to_data``, ``parse``
-and ``format``; the rest (JSON records, reading a solution, the multiple method's search
-variables, the basic features) is here. Squares that are structure (``structure``) are
-never emptied, never counted as givens and never branched on.
+A grid type subclasses ``GridPuzzle`` (``PuzzleType``, ``Codec``, ``Emptying`` and
+``Grading``), says its shape, and writes ``to_data``, ``parse`` and ``format``; the rest
+(JSON records, the multiple method's search variables, the basic features) is here. It
+adds other facets (``Symmetry``, ``Drawing``...) by subclassing them too. Squares that
+are structure (``structure``) are never emptied, never counted as givens and never
+branched on.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Any
 
 from . import calls
 from .errors import PuzzleInputError
-from .hookspecs import Emptying, PuzzleType
+from .hookspecs import Codec, Emptying, Grading, PuzzleType
 from .types import Board, flatten
 
 
@@ -37,7 +39,7 @@ def board_images(board: Board, rows: int, cols: int) -> list[Board]:
     return [tuple(v for row in g for v in row) for g in turned]
 
 
-class GridPuzzle(PuzzleType, Emptying):
+class GridPuzzle(PuzzleType, Codec, Emptying, Grading):
     """A rows x cols board of integers; 0 is an empty square."""
 
     def shape(self, params: Mapping[str, Any]) -> tuple[int, int]:
@@ -48,10 +50,7 @@ class GridPuzzle(PuzzleType, Emptying):
         rows, cols = self.shape(params)
         return rows * cols
 
-    # -- the PuzzleType methods, for a board ----------------------------------------------------
-    def from_solution(self, params, values) -> Board:
-        return tuple(int(v) for v in flatten(values[self.decision]))
-
+    # -- the Codec and Grading methods, for a board ------------------------------------------
     def to_json(self, params, instance: Board, solution: Board | None) -> dict[str, Any]:
         _, cols = self.shape(params)
         givens = calls.call(self, "givens", params=params, board=instance)

@@ -1,19 +1,23 @@
-"""The plugin contract, version 2. Everything a plugin may provide is declared here.
+"""The plugin contract, version 3. Everything a plugin may provide is declared here.
 
 A plugin is a Python module (or object) found through the entry-point group
 ``puzzle_engine``. It says which contract it was written for, and implements one or
 more of the ``register_*`` hooks below:
 
-    PUZZLE_ENGINE_CONTRACT = 2
+    PUZZLE_ENGINE_CONTRACT = 3
 
     @hookimpl
     def register_puzzle_types(register):
         register(MyPuzzle())
 
-A *puzzle type* is an object, an instance of a subclass of ``PuzzleType`` below, that
-carries its own behaviour: the engine calls the methods of the type it is working on, and
-of no other. A plugin therefore never checks which type it is asked about, and one
-plugin's mistake stays with its own types.
+A *puzzle type* is an object, an instance of a subclass of ``PuzzleType`` (its core) and
+``Codec`` below, that carries its own behaviour: the engine calls the methods of the type
+it is working on, and of no other. A plugin therefore never checks which type it is asked
+about, and one plugin's mistake stays with its own types. Everything beyond the core is a
+*facet* the type opts into by subclassing it (``Symmetry``, ``Drawing``, ``Play``,
+``Explanation``, ``Grading``, ``MultipleChoice``, ``SplitModel``, ``Templates``,
+``FlatBoard``): the engine asks ``isinstance(ptype, Facet)`` and never calls a facet's
+methods on a type without it (the table above ``PuzzleType`` lists them all).
 
 What a type must provide depends on how its puzzles are made, its *strategy*:
 
@@ -29,10 +33,10 @@ options. Difficulty is measured by a *grader* the type names (``grader``). Strat
 criteria, graders and GenPuzzles' complexity functions are objects too, registered
 through hooks, so a plugin can add one without touching the engine.
 
-Puzzle types hold their puzzles as they like (the engine never looks inside): an
-*instance* is the puzzle as given to the player, a *solution* its answer. Grid puzzles
-should subclass ``puzzle_engine.grid.GridPuzzle``, which implements most of this for a
-flat tuple of integers with 0 for an empty square.
+Puzzle types hold their puzzles as they like (the engine never looks inside, but for a
+``FlatBoard``): an *instance* is the puzzle as given to the player, a *solution* its
+answer. Grid puzzles should subclass ``puzzle_engine.grid.GridPuzzle``, which implements
+most of this for a flat tuple of integers with 0 for an empty square.
 
 Every method's result is checked before it is used; a wrong one, or an exception, is
 reported as one line naming the plugin, the type and the method. A plugin that cannot be
@@ -41,18 +45,22 @@ command line keeps for itself), is one warning line per command naming the plugi
 installed package; the rest of the host works. A plugin whose loading takes over 2 s, and
 two installed packages that declare one plugin name, are named in a warning too.
 
-The contract grows by methods with defaults: a canonical form for deduplication, a
-drawing for printed sheets, a board for the play page, the constraint groups that
-explain a deduction and the board the explainer sees came this way, as new
-``PuzzleType`` methods whose default means "not offered". No strategy, criterion or
-other method changes, and a type that does not implement them keeps working.
+The contract grows by facets: a new ability is a new small class a type may subclass,
+whose absence means "not offered", so a type that does not opt in keeps working.
+
+Contract 2 (one ``PuzzleType`` with every method) is adapted: a plugin that declares
+``PUZZLE_ENGINE_CONTRACT = 2`` loads, each of its types given the facets whose methods it
+has (``puzzle_engine.contract_v2``). A type that cannot be adapted so is refused in one
+line pointing to "Migrating from contract v2" in ``docs/plugin-authoring.md``.
 
 ``docs/plugin-authoring.md`` walks through a complete plugin for each strategy.
 """
 from __future__ import annotations
 
 import random
+from abc import ABC
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import pluggy
@@ -63,7 +71,9 @@ from .types import (Complexity, ConstraintGroups, ExplanationBoard, Param, Parse
 
 #: The contract this engine speaks. A plugin declares the one it was written for as
 #: ``PUZZLE_ENGINE_CONTRACT`` (a module or object attribute); any other is refused.
-CONTRACT_VERSION = 2
+CONTRACT_VERSION = 3
+#: The older contract whose plugins the host adapts (``puzzle_engine.contract_v2``).
+ADAPTED_CONTRACT = 2
 
 hookspec = pluggy.HookspecMarker("puzzle_engine")
 
@@ -120,12 +130,55 @@ def register_complexities(register: Register) -> None:
     GenPuzzles' binning: ``level(puzzle_type, params, instance)`` gives a hashable level."""
 
 
-# -- a puzzle type ---------------------------------------------------------------------------
-class PuzzleType:
-    """One kind of puzzle. Subclass it, set the declarations, implement the methods.
+# -- a puzzle type: the core, and the facets it opts into -------------------------------------
+#
+# A type is one object whose class subclasses ``PuzzleType`` (the core, below) and
+# ``Codec``, plus the *facets* it offers, each a small class of methods:
+#
+#   facet            methods                                         needed by
+#   ---------------  ----------------------------------------------  ----------------------
+#   PuzzleType       check_params, preferred_solver, to_data,        every type (the core)
+#                    instance_model, from_solution, accept_puzzle
+#   Codec            to_json, from_json, format, format_solution,    every type
+#                    parse, solution_key
+#   Symmetry         transformations, canonical_form                 gen --variants, binning,
+#                                                                    the store's deduplication
+#   Rules            rules                                           (base of Drawing, Play)
+#   Drawing          render_svg (+ rules)                            render (sheets)
+#   Play             play_grid (+ rules)                             render --format html
+#   Explanation      constraint_groups, explanation_board            explain, hint
+#   Grading          search_variables, features, propagation_levels, grade, train, --difficulty
+#                    implied_constraints, grading_model
+#   MultipleChoice   answer_options                                  criterion unique-answer
+#   SplitModel       split_data, split_values                        (speed only)
+#   Templates        shipped_specs                                   puzzle-engine specs
+#   FlatBoard        board_size, structure, givens, checker_data     a flat board instance
+#   Emptying         (FlatBoard +) random_solution, verify_solution, strategy emptying
+#                    choose_square, is_remove_valid
+#   Growing          random_base, grow, complete, extensions         strategy growing
+#   OwnGenerator     generate                                        strategy own
+#
+# **How the engine asks "does this type have facet F": ``isinstance(ptype, F)``, and
+# nothing else.** Each facet is an ``abc.ABC`` (a nominal type: having the methods is not
+# having the facet), and a type opts in by subclassing the facet: ``class Kakuro(PuzzleType,
+# Codec, Emptying, Drawing)``. A type without a facet is never asked its methods: where
+# the engine would ask one, it uses the facet's ``NOT_OFFERED`` answer instead (no
+# drawing, no symmetry, the default features...), and where a facet is needed and has no
+# such answer (``search_variables`` for the grader ``multiple``), the command stops with
+# one line naming the type and the facet. A type that writes a facet's method without
+# subclassing the facet is refused at registration (one line naming the method and the
+# facet), and so is a type that is not a ``Codec``. ``FACETS`` lists the opt-in facets;
+# ``facet_of(method)`` names the facet that declares a method. Within a facet, a method
+# with a body here has that default; one that raises ``NotImplementedError`` must be
+# written by a type that opts in. ``puzzle_engine.grid.GridPuzzle`` is ``PuzzleType``,
+# ``Codec``, ``Emptying`` and ``Grading`` with most methods written for a flat board.
+#
+# Every method takes ``params``, the canonical parameters from ``check_params``.
 
-    Every method takes ``params``, the canonical parameters from ``check_params``.
-    """
+
+class PuzzleType:
+    """The core of a puzzle type: what it is called, its parameters, its model and the
+    model's data. Every type subclasses it (and ``Codec``); everything else is a facet."""
 
     # -- declarations ------------------------------------------------------------------------
     #: The name on the command line (``puzzle-engine gen NAME``).
@@ -147,7 +200,8 @@ class PuzzleType:
     #: ``"minimize"``. The engine adds the solve item, so the model has none.
     objective: ClassVar[str | None] = None
     sense: ClassVar[str] = "satisfy"
-    #: How puzzles are made, judged and graded: names of registered objects.
+    #: How puzzles are made, judged and graded: names of registered objects. The strategy
+    #: names the facet the type must have (``emptying``: ``Emptying``).
     strategy: ClassVar[str] = "emptying"
     criterion: ClassVar[str] = "unique"
     grader: ClassVar[str] = "multiple"
@@ -171,7 +225,6 @@ class PuzzleType:
         before they are known)."""
         return self.solver
 
-    # -- instances and solutions -------------------------------------------------------------
     def to_data(self, params: Mapping[str, Any], instance: Instance, solver) -> Mapping[str, Any]:
         """The MiniZinc data (parameter name to value) of ``instance``. ``solver`` is the
         ``SolverInfo`` (``id``, ``tags``...) the data is for, so a model may switch
@@ -185,39 +238,24 @@ class PuzzleType:
         ``models`` with ``to_data``'s data."""
         return None
 
-    def split_data(self, params: Mapping[str, Any], instance: Instance, solver
-                   ) -> tuple[Mapping[str, Any], Mapping[str, Sequence[int]]] | None:
-        """Optional, for speed: ``instance``'s data in two parts, ``(shared, fixed)``.
-        ``shared`` is MiniZinc data that many instances have in common (the board of a
-        level that grows a piece at a time); the engine flattens it once. ``fixed`` maps
-        integer variable arrays of the model (e.g. ``n``, the count of each piece type)
-        to this instance's values, fixed per solver run. The model declares them as
-        variables, equal to the data where ``to_data`` gives it whole, so both ways have
-        the same solutions. The criteria's satisfaction questions then cost one solver
-        run each and no MiniZinc compile. ``None`` (the default): every solve flattens
-        ``to_data``.
-
-        A type whose instances carry their own model (``instance_model``) may return
-        ``(shared, fixed, model)``: ``model`` is MiniZinc text that stands for the
-        instance's own model on this path, written so that its structure (a *shape*) is
-        common to many instances and their drawn values are the ``fixed`` arrays. The
-        engine flattens each shape once per run and keeps its FlatZinc in the cache
-        between runs. Its decision array holds the solution (``split_values`` reads it
-        back). When ``fixed`` holds ``pe_answer`` (one 0 per answer option) and the model
-        makes option i hold where ``pe_answer[i]`` is 1 and fail where it is 2,
-        ``unique-answer``'s questions are asked through it too."""
-        return None
-
-    def split_values(self, params: Mapping[str, Any], instance: Instance,
-                     values: Mapping[str, Any]) -> Mapping[str, Any]:
-        """The output values ``from_solution`` reads, from a solution of ``split_data``'s
-        model (``values`` holds its decision array only). Default: ``values`` unchanged."""
-        return values
-
     def from_solution(self, params: Mapping[str, Any], values: Mapping[str, Any]) -> Solution:
         """A solution, from a MiniZinc solution (output variable name to value). Default:
-        the decision array, flattened row by row into a tuple."""
+        the decision array, flattened row by row into a tuple. A ``FlatBoard`` type keeps
+        this default (its solution *is* the decision array) and is refused at
+        registration if it writes its own."""
         return tuple(flatten(values[self.decision]))
+
+    def accept_puzzle(self, params: Mapping[str, Any], instance: Instance,
+                      solution: Solution) -> bool:
+        """``False`` refuses a finished puzzle: the strategy starts again with the next
+        draw of the same seeded random generator (so the result stays reproducible)."""
+        return True
+
+
+class Codec(ABC):
+    """Reading and writing puzzles: JSON records, text, and what counts as "the same
+    solution". Every type has it (a type that is not a ``Codec`` is refused at
+    registration); ``format`` and ``parse`` have no default."""
 
     def to_json(self, params: Mapping[str, Any], instance: Instance,
                 solution: Solution | None) -> dict[str, Any]:
@@ -260,30 +298,28 @@ class PuzzleType:
         identical pieces."""
         return solution
 
+
+class Facet(ABC):
+    """The base of the opt-in facets (an ``abc.ABC``: a facet is a nominal type, which a
+    type has by subclassing it). ``NOT_OFFERED`` maps a method to the answer the
+    engine uses for a type *without* the facet; a method missing from it is needed
+    wherever the engine asks it (one line naming the type and the facet)."""
+
+    NOT_OFFERED: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+
+
+class Symmetry(Facet):
+    """The symmetries of the rules: variants of a puzzle, and one form per class of
+    puzzles that are images of each other."""
+
+    NOT_OFFERED = MappingProxyType({"transformations": (), "canonical_form": None})
+
     def transformations(self, params: Mapping[str, Any]) -> Sequence[Transformation]:
         """Symmetries of the rules: ``Transformation(name, draw)``, where ``draw(rng)``
         gives one random function from instance to instance (applied to a puzzle and its
         solution alike). ``gen --variants`` and GenPuzzles' binning use them."""
         return ()
 
-    def accept_puzzle(self, params: Mapping[str, Any], instance: Instance,
-                      solution: Solution) -> bool:
-        """``False`` refuses a finished puzzle: the strategy starts again with the next
-        draw of the same seeded random generator (so the result stays reproducible)."""
-        return True
-
-    def features(self, params: Mapping[str, Any], instance: Instance, solution: Solution,
-                 checker) -> dict[str, float]:
-        """A feature vector for grading, an ordered ``dict[str, float]``. ``checker``
-        counts other solutions (see ``Emptying.is_remove_valid``), or is ``None``."""
-        return {}
-
-    def shipped_specs(self) -> dict[str, str]:
-        """For a type that generates from templates: the templates it ships, name to one
-        line about it (``puzzle-engine specs``). Default: none."""
-        return {}
-
-    # -- corpora and pictures ----------------------------------------------------------------
     def canonical_form(self, params: Mapping[str, Any], instance: Instance) -> Any | None:
         """The representative of ``instance``'s class under the type's symmetry group (its
         ``transformations`` and any others that keep the rules): two instances get equal
@@ -292,15 +328,35 @@ class PuzzleType:
         compares forms of one type whatever the parameters. The puzzle store refuses a
         second puzzle with the same form, and keeps variants linked to the puzzle they
         came from. It is computed once per stored puzzle, so it should take milliseconds.
-        Default ``None``: not offered; the store tells puzzles apart by the parameters
-        and the instance's JSON (``to_json``)."""
+        ``None`` (and the answer for a type without ``Symmetry``): not offered; the store
+        tells puzzles apart by the parameters and the instance's JSON (``to_json``)."""
         return None
+
+
+class Rules(Facet):
+    """The rules of the puzzle in a person's words, shared by the printed sheet and the
+    play page. ``Drawing`` and ``Play`` include it: a type that draws says its rules."""
+
+    NOT_OFFERED = MappingProxyType({"rules": None})
+
+    def rules(self, params: Mapping[str, Any]) -> str:
+        """The rules for these params, one line of plain text ("Fill every row, column
+        and 3x3 box with 1 to 9."). The play page shows it above the board unless the
+        ``PlayGrid`` gives its own ``rules``."""
+        raise NotImplementedError
+
+
+class Drawing(Rules):
+    """Pictures of puzzles for printed sheets (``puzzle-engine render``)."""
+
+    NOT_OFFERED = MappingProxyType({"render_svg": None})
 
     def render_svg(self, params: Mapping[str, Any], instance: Instance,
                    solution: Solution | None = None) -> str | None:
         """The puzzle drawn as a standalone SVG document (``<svg ...>...</svg>``), with
         ``solution`` filled in when it is given (an answer key). The host lays drawings
-        out on sheets and turns them into PDF and PNG. Default ``None``: no drawing.
+        out on sheets and turns them into PDF and PNG. ``None`` (and the answer for a type
+        without ``Drawing``): no drawing.
 
         The drawing is the board alone: the host writes the caption (type, parameters,
         level, id) under it and scales it to its place on the sheet, keeping its
@@ -312,7 +368,13 @@ class PuzzleType:
         ``text(x, y, text, size, anchor="middle")``, ``disc(x, y, radius, fill)``, the
         geometry ``x(col)``, ``y(row)``, ``centre(square)``, ``bottom``, layers
         ``group(name)``, and ``to_string()`` (docs/plugin-authoring.md lists them all)."""
-        return None
+        raise NotImplementedError
+
+
+class Play(Rules):
+    """A board a person fills in on the HTML play page (``render --format html``)."""
+
+    NOT_OFFERED = MappingProxyType({"play_grid": None})
 
     def play_grid(self, params: Mapping[str, Any], instance: Instance,
                   solution: Solution):
@@ -325,10 +387,19 @@ class PuzzleType:
         ``values`` the board as filled in (0 empty, -1 blocked), ``grid`` the PlayGrid as
         JSON, with the fields ``rows``, ``cols``, ``cells``, ``solution``, ``symbols``,
         ``rule``, ``units``, ``regions``, ``rules`` and ``script`` (the rule's number in
-        the page). Default ``None``: no play page."""
-        return None
+        the page). ``PlayGrid.rules`` left empty shows the type's ``rules``. ``None``
+        (and the answer for a type without ``Play``): no play page."""
+        raise NotImplementedError
 
-    # -- explanations ------------------------------------------------------------------------
+
+class Explanation(Facet):
+    """What the explainer (``puzzle-engine explain``, ``hint``) needs beyond the model:
+    the rules cut into named groups, and how it sees an instance that is not a flat
+    board. A type that is neither a ``FlatBoard`` nor gives ``explanation_board`` cannot
+    be explained."""
+
+    NOT_OFFERED = MappingProxyType({"constraint_groups": None, "explanation_board": None})
+
     def constraint_groups(self, params: Mapping[str, Any], instance: Instance
                           ) -> ConstraintGroups | None:
         """The rules cut into groups a person can name, for the explainer (``puzzle-engine
@@ -339,10 +410,11 @@ class PuzzleType:
         the grouped rules off; the groups together must then have exactly the model's
         solutions. The switch is a model parameter without a value (``bool: grouped;``):
         ``to_data`` and ``checker_data`` must give it too, rules on (``"grouped": False``),
-        or MiniZinc stops on an undefined parameter. A reason is a smallest set of groups (with givens and earlier steps)
-        that forces a step, and its size is its number of groups. A group's optional
-        ``weight`` and ``kind`` feed the step rating (``explain.ladder``). Default ``None``:
-        the model's constraints are one group, "the rules"."""
+        or MiniZinc stops on an undefined parameter. A reason is a smallest set of groups
+        (with givens and earlier steps) that forces a step, and its size is its number of
+        groups. A group's optional ``weight`` and ``kind`` feed the step rating
+        (``explain.ladder``). ``None``: the model's constraints are one group, "the
+        rules"."""
         return None
 
     def explanation_board(self, params: Mapping[str, Any], instance: Instance
@@ -355,17 +427,32 @@ class PuzzleType:
         find), ``squares`` a name for each position ("r2c3"), ``values`` a name for each
         value a player sees ("rook a", "empty"), ``data`` the MiniZinc data to flatten the
         model from (``None``: ``to_data``). A step then is the next forced value or a
-        value ruled out. Default ``None``: an ``emptying`` type is explained as its flat
-        board (0 for empty, the givens known, squares named by row and column), any
-        other type is refused."""
+        value ruled out. ``None``: a ``FlatBoard`` type is explained as its flat board (0
+        for empty, the givens known, squares named by row and column), any other type is
+        refused."""
         return None
 
-    # -- grading -----------------------------------------------------------------------------
+
+class Grading(Facet):
+    """What the grader ``multiple`` (``grade``, ``train``, ``--difficulty``) asks of a
+    type. ``search_variables`` is needed to grade; the rest has defaults."""
+
+    NOT_OFFERED = MappingProxyType({"features": MappingProxyType({}),
+                                    "propagation_levels": (), "implied_constraints": None,
+                                    "grading_model": None})
+
     def search_variables(self, params: Mapping[str, Any], instance: Instance) -> Sequence[int]:
         """Positions in the decision array (0-based, ``array1d`` order) that the multiple
-        method branches on in random orders: the player's unknowns. Needed by the grader
-        ``multiple``; ``GridPuzzle`` gives the empty squares."""
+        method branches on in random orders: the player's unknowns. ``GridPuzzle`` gives
+        the empty squares."""
         raise NotImplementedError
+
+    def features(self, params: Mapping[str, Any], instance: Instance, solution: Solution,
+                 checker) -> dict[str, float]:
+        """A feature vector for grading, an ordered ``dict[str, float]``. ``checker``
+        counts other solutions (see ``Emptying.is_remove_valid``; given to a
+        ``FlatBoard`` type), or is ``None``."""
+        return {}
 
     def propagation_levels(self, params: Mapping[str, Any]) -> Sequence[PropagationLevel]:
         """Propagation strengths for grading, weakest first: ``PropagationLevel(name,
@@ -383,18 +470,74 @@ class PuzzleType:
         params, or ``None``."""
         return None
 
-    # -- criterion ``unique-answer`` ---------------------------------------------------------
+
+class MultipleChoice(Facet):
+    """The options of a multiple-choice puzzle, for the criterion ``unique-answer``."""
+
+    NOT_OFFERED = MappingProxyType({"answer_options": ()})
+
     def answer_options(self, params: Mapping[str, Any], instance: Instance) -> Sequence[str]:
         """The multiple-choice options of ``instance``, each a MiniZinc Boolean expression
         over the model's variables. The puzzle is accepted when exactly one option holds
         in every solution and every other holds in none."""
-        return ()
+        raise NotImplementedError
 
 
-# -- what a strategy asks of a type ----------------------------------------------------------
-class Emptying:
-    """The methods of the ``emptying`` strategy (GenPuzzles). An instance is a flat board
-    of integers, 0 for an empty square (``GridPuzzle`` provides all of these)."""
+class SplitModel(Facet):
+    """For speed only: a type whose instances share most of their data (or the structure
+    of their own model) says which part, so the engine flattens it once. A type without
+    it is solved by flattening ``to_data`` (and ``instance_model``) every time, with the
+    same answers."""
+
+    NOT_OFFERED = MappingProxyType({"split_data": None})
+
+    def split_data(self, params: Mapping[str, Any], instance: Instance, solver
+                   ) -> tuple[Mapping[str, Any], Mapping[str, Sequence[int]]] | None:
+        """``instance``'s data in two parts, ``(shared, fixed)``.
+        ``shared`` is MiniZinc data that many instances have in common (the board of a
+        level that grows a piece at a time); the engine flattens it once. ``fixed`` maps
+        integer variable arrays of the model (e.g. ``n``, the count of each piece type)
+        to this instance's values, fixed per solver run. The model declares them as
+        variables, equal to the data where ``to_data`` gives it whole, so both ways have
+        the same solutions. The criteria's satisfaction questions then cost one solver
+        run each and no MiniZinc compile. ``None``: this instance is solved by flattening
+        ``to_data``.
+
+        A type whose instances carry their own model (``instance_model``) may return
+        ``(shared, fixed, model)``: ``model`` is MiniZinc text that stands for the
+        instance's own model on this path, written so that its structure (a *shape*) is
+        common to many instances and their drawn values are the ``fixed`` arrays. The
+        engine flattens each shape once per run and keeps its FlatZinc in the cache
+        between runs. Its decision array holds the solution (``split_values`` reads it
+        back). When ``fixed`` holds ``pe_answer`` (one 0 per answer option) and the model
+        makes option i hold where ``pe_answer[i]`` is 1 and fail where it is 2,
+        ``unique-answer``'s questions are asked through it too."""
+        raise NotImplementedError
+
+    def split_values(self, params: Mapping[str, Any], instance: Instance,
+                     values: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The output values ``from_solution`` reads, from a solution of ``split_data``'s
+        model (``values`` holds its decision array only). Default: ``values`` unchanged."""
+        return values
+
+
+class Templates(Facet):
+    """A type that generates from templates it ships (``puzzle-engine specs``)."""
+
+    NOT_OFFERED = MappingProxyType({"shipped_specs": MappingProxyType({})})
+
+    def shipped_specs(self) -> dict[str, str]:
+        """The templates it ships, name to one line about it."""
+        raise NotImplementedError
+
+
+class FlatBoard(Facet):
+    """The instance is a flat board: a tuple of whole numbers, one per position of the
+    decision array (``array1d`` order), 0 for an empty square; a solution is the full
+    decision array (``from_solution``'s default, which a flat board keeps). The engine
+    then checks boards itself, reads givens, explains the board square by square
+    (``Explanation`` optional), and gives ``features`` a checker. ``Emptying`` is a
+    ``FlatBoard``; a type of another strategy may be one too."""
 
     def board_size(self, params: Mapping[str, Any]) -> int:
         """The number of squares."""
@@ -415,6 +558,39 @@ class Emptying:
         """The givens of ``board``: filled squares that are not structure."""
         fixed = self.structure(params, board)
         return sum(1 for i, v in enumerate(board) if v and i not in fixed)
+
+    def checker_data(self, params: Mapping[str, Any], board: Any, solver) -> Mapping[str, Any] | None:
+        """The MiniZinc data to flatten ``board``'s checks from, holding *no* givens (they
+        are fixed in the flattened model), or ``None`` for ``to_data`` of an empty board.
+        Boards with equal checker data share one flattened model. It holds what every data
+        of the type must hold: the structure when it is data (its 0s included), and the
+        explanation switch of ``constraint_groups``, rules on. The explainer flattens from
+        it too."""
+        return None
+
+
+#: The facets a type opts into (``Codec`` is every type's; the strategies' facets are
+#: ``Emptying``, ``Growing`` and ``OwnGenerator`` below).
+FACETS: tuple[type, ...] = (Symmetry, Drawing, Play, Explanation, Grading, MultipleChoice,
+                            SplitModel, Templates, FlatBoard)
+
+
+def facet_of(method: str) -> type | None:
+    """The opt-in facet that declares ``method`` (``"render_svg"``: ``Drawing``), or
+    ``None`` for a core or ``Codec`` method and a strategy's own."""
+    return _DECLARED.get(method)
+
+
+def offers(ptype: Any, facet: type) -> bool:
+    """Whether ``ptype`` has ``facet``: ``isinstance``, the one test the engine uses."""
+    return isinstance(ptype, facet)
+
+
+# -- what a strategy asks of a type ----------------------------------------------------------
+class Emptying(FlatBoard):
+    """The methods of the ``emptying`` strategy (GenPuzzles). An instance is a flat board
+    of integers, 0 for an empty square (``FlatBoard``; ``GridPuzzle`` provides all of
+    these)."""
 
     def random_solution(self, params: Mapping[str, Any], rng: random.Random,
                         solve: Callable[[Any], Any], transform: Callable[[Any], Any]) -> Any:
@@ -480,15 +656,6 @@ class Emptying:
         and the answers are the same on every solver."""
         return checker.at_most(board, max_solutions)
 
-    def checker_data(self, params: Mapping[str, Any], board: Any, solver) -> Mapping[str, Any] | None:
-        """The MiniZinc data to flatten ``board``'s checks from, holding *no* givens (they
-        are fixed in the flattened model), or ``None`` for ``to_data`` of an empty board.
-        Boards with equal checker data share one flattened model. It holds what every data
-        of the type must hold: the structure when it is data (its 0s included), and the
-        explanation switch of ``constraint_groups``, rules on. The explainer flattens from
-        it too."""
-        return None
-
 
 class Growing:
     """The methods of the ``growing`` strategy (paper 002): a level grows one element at a
@@ -531,6 +698,15 @@ class OwnGenerator:
         raise NotImplementedError
 
 
-__all__ = ["CONTRACT_VERSION", "Complexity", "Emptying", "Growing", "OwnGenerator",
-           "PuzzleType", "hookspec", "register_complexities", "register_criteria",
-           "register_graders", "register_puzzle_types", "register_strategies"]
+#: method name -> the opt-in facet that declares it (``facet_of``).
+_DECLARED: dict[str, type] = {name: cls for facet in FACETS for cls in facet.__mro__
+                              if issubclass(cls, Facet) and cls is not Facet
+                              for name, value in vars(cls).items()
+                              if not name.startswith("_") and callable(value)}
+
+__all__ = ["CONTRACT_VERSION", "FACETS", "Codec", "Complexity", "Drawing", "Emptying",
+           "Explanation", "Facet", "FlatBoard", "Grading", "Growing", "MultipleChoice",
+           "OwnGenerator", "Play", "PuzzleType", "Rules", "SplitModel", "Symmetry",
+           "Templates", "facet_of", "hookspec", "offers", "register_complexities",
+           "register_criteria", "register_graders", "register_puzzle_types",
+           "register_strategies"]

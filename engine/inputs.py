@@ -17,7 +17,7 @@ from typing import Any
 
 from . import calls, files
 from .errors import PuzzleEngineError, PuzzleInputError
-from .hookspecs import Emptying, PuzzleType
+from .hookspecs import FlatBoard, PuzzleType
 from .types import Parsed
 
 #: Endings of a word the user most likely meant as a file name.
@@ -29,10 +29,10 @@ MAX_LINE = 4_000_000
 
 def parse(ptype: PuzzleType, raw: dict[str, Any], text: str) -> Parsed:
     """One puzzle of ``ptype`` read from ``text`` by the type, with the options ``raw``
-    given on the command line (the others unset); a grid's board is checked."""
+    given on the command line (the others unset); a flat board is checked."""
     full_raw = {p.name: raw.get(p.name) for p in ptype.params}
     parsed = calls.parsed(ptype, full_raw, text)
-    if isinstance(ptype, Emptying):
+    if isinstance(ptype, FlatBoard):
         return Parsed(parsed.params, calls.board(ptype, "parse", parsed.params, parsed.instance,
                                                  full=False))
     return parsed

@@ -26,9 +26,9 @@ from importlib.metadata import entry_points
 
 import pluggy
 
-from . import hookspecs
+from . import contract_v2, hookspecs
 from .errors import PluginError, PuzzleInputError, UnknownPuzzleError, one_line
-from .hookspecs import CONTRACT_VERSION, PuzzleType
+from .hookspecs import ADAPTED_CONTRACT, CONTRACT_VERSION, Codec, FlatBoard, PuzzleType
 
 GROUP = "puzzle_engine"
 #: A plugin whose loading (its import and registration) takes longer, in seconds, is named
@@ -110,6 +110,8 @@ class Host:
         self.load_seconds: dict[str, float] = {}
         self._registries: dict[str, dict] = {}
         self._owners: dict[str, dict[str, str]] = {}  # registry -> name -> plugin
+        #: Plugins written for contract 2, whose types are adapted (``contract_v2``).
+        self.adapted: set[str] = set()
 
     @property
     def hook(self):
@@ -117,9 +119,10 @@ class Host:
 
     def register(self, plugin, name: str, version: str = "") -> bool:
         """Register a plugin object (module or instance), as the entry-point loader does.
-        A plugin written for another contract is refused (recorded in ``failures``)."""
+        A plugin written for another contract is refused (recorded in ``failures``), but
+        for contract 2, whose types are adapted to contract 3's facets as they register."""
         declared = getattr(plugin, "PUZZLE_ENGINE_CONTRACT", None)
-        if declared != CONTRACT_VERSION:
+        if declared not in (CONTRACT_VERSION, ADAPTED_CONTRACT):
             old = [h for h in OLD_HOOKS if hasattr(plugin, h)]
             said = (f"declares contract {declared!r}" if declared is not None else
                     "is written for contract 1" if old else "declares no PUZZLE_ENGINE_CONTRACT")
@@ -132,12 +135,15 @@ class Host:
                               "(host.unregister) or register this one under another name")
         self.pm.register(plugin, name=name)
         self.versions[name] = version
+        if declared == ADAPTED_CONTRACT:
+            self.adapted.add(name)
         self._registries.clear()
         return True
 
     def unregister(self, name: str) -> None:
         self.pm.unregister(name=name)
         self.versions.pop(name, None)
+        self.adapted.discard(name)
         self._registries.clear()
 
     def _collect(self, registry: str) -> dict:
@@ -170,6 +176,11 @@ class Host:
                 if problem:
                     self._note(plugin, f"{hookname}: {problem}; ignored", skipped=False)
                     continue
+                if registry == "types":
+                    problem = self._facet_problem(item, plugin in self.adapted)
+                    if problem:
+                        self._note(plugin, problem, skipped=False)
+                        continue
                 key = item.name
                 if key in found:
                     self._note(plugin, f"{what} '{key}' is already registered by plugin "
@@ -210,6 +221,35 @@ class Host:
             for option in names:
                 if option in taken:
                     return f"--{option}"
+        return None
+
+    @staticmethod
+    def _facet_problem(ptype: PuzzleType, adapted: bool) -> str | None:
+        """Why the type ``ptype`` cannot be registered for its facets, or None. A type of a
+        contract-2 plugin is adapted first (``contract_v2``)."""
+        if adapted:
+            try:
+                contract_v2.adapt(ptype)
+            except contract_v2.Unadaptable as exc:
+                return (f"puzzle type '{ptype.name}' is written for contract "
+                        f"{ADAPTED_CONTRACT} and cannot be adapted: {exc}; "
+                        f"{contract_v2.MIGRATING}")
+        if not isinstance(ptype, Codec):
+            return (f"puzzle type '{ptype.name}' was refused: it is not a Codec (every type "
+                    "subclasses PuzzleType and Codec; see docs/plugin-authoring.md)")
+        # A facet's method written without the facet would never be called: refused.
+        lacking = [] if adapted else contract_v2.facets_for(type(ptype))
+        if lacking:
+            facet = lacking[0]
+            method = next(m for m in dir(type(ptype)) if hookspecs.facet_of(m) is facet)
+            return (f"puzzle type '{ptype.name}' was refused: it writes {method}, a method of "
+                    f"the {facet.__name__} facet, but is not a {facet.__name__} (add "
+                    f"{facet.__name__} to its base classes; see docs/plugin-authoring.md)")
+        if isinstance(ptype, FlatBoard) and \
+                type(ptype).from_solution is not PuzzleType.from_solution:
+            return (f"puzzle type '{ptype.name}' was refused: it is a FlatBoard and writes "
+                    "from_solution, but a flat board's solution is its decision array; "
+                    "remove from_solution (see docs/plugin-authoring.md)")
         return None
 
     @staticmethod

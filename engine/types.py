@@ -66,7 +66,7 @@ class Param:
 
 @dataclass(frozen=True)
 class Parsed:
-    """What ``PuzzleType.parse`` returns: canonical params (a size inferred if need be) and
+    """What ``Codec.parse`` returns: canonical params (a size inferred if need be) and
     the instance."""
 
     params: dict[str, Any]
@@ -103,7 +103,7 @@ class Complexity:
 @dataclass(frozen=True)
 class PropagationLevel:
     """One propagation strength of a type's model, for grading
-    (``PuzzleType.propagation_levels``): ``data`` is merged into the model's data."""
+    (``Grading.propagation_levels``): ``data`` is merged into the model's data."""
 
     name: str
     data: Mapping[str, Any]
@@ -113,7 +113,7 @@ class PropagationLevel:
 @dataclass(frozen=True)
 class ConstraintGroup:
     """One group of a type's rules, as the explainer names it in a reason
-    (``PuzzleType.constraint_groups``): ``name`` is for a person ("row 3", "box 2,1"),
+    (``Explanation.constraint_groups``): ``name`` is for a person ("row 3", "box 2,1"),
     ``constraint`` a MiniZinc Boolean expression over the model's variables (usually a call
     of a predicate the model defines, e.g. ``unit_rule(3)``). ``weight`` (optional, a
     number from 0) is how much harder a person finds reasoning inside this kind of group
@@ -130,7 +130,7 @@ class ConstraintGroup:
 
 @dataclass(frozen=True)
 class ConstraintGroups:
-    """What ``PuzzleType.constraint_groups`` returns: the groups, which together are the
+    """What ``Explanation.constraint_groups`` returns: the groups, which together are the
     rules, and ``data`` merged into the model's data to turn the model's own copy of those
     rules off (as a ``PropagationLevel`` does), so that each rule holds only while its group
     is switched on."""
@@ -141,7 +141,7 @@ class ConstraintGroups:
 
 @dataclass(frozen=True)
 class ExplanationBoard:
-    """What ``PuzzleType.explanation_board`` returns: an instance as the explainer sees it,
+    """What ``Explanation.explanation_board`` returns: an instance as the explainer sees it,
     for a type whose solution is its decision array (pieces on squares, say).
 
     ``known`` maps positions of the decision array (0-based, ``array1d`` order) to the

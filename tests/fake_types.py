@@ -10,7 +10,8 @@ fake solver's oracles (tests/fake_solver.py). ``fake_host()`` registers them all
 """
 import itertools
 
-from puzzle_engine import Growing, OwnGenerator, Param, PuzzleType, hookimpl
+from puzzle_engine import (Codec, Growing, MultipleChoice, OwnGenerator, Param, PuzzleType,
+                           hookimpl)
 from puzzle_engine.plugins import get_host
 
 from fake_solver import LATIN, latin_squares
@@ -81,7 +82,7 @@ class FirstRowLatin(ToyLatinType):
         return tuple(solution[:N])
 
 
-class CornerQuiz(ToyLatinType):
+class CornerQuiz(ToyLatinType, MultipleChoice):
     """A multiple-choice question: which value is in the top left square?"""
 
     name = "fake_corner_quiz"
@@ -92,7 +93,7 @@ class CornerQuiz(ToyLatinType):
         return self.options
 
 
-class Knapsack(PuzzleType, OwnGenerator):
+class Knapsack(PuzzleType, Codec, OwnGenerator):
     """Items with weights and values, and a capacity: which items, within the capacity,
     are worth most? An instance is ``(weights, values, capacity)``."""
 
@@ -145,7 +146,7 @@ def fake_host(**changes):
     made = [type(t.__name__, (t,), changes.get(t.name, {}))() for t in TYPES]
 
     class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
+        PUZZLE_ENGINE_CONTRACT = 3
 
         @hookimpl
         def register_puzzle_types(self, register):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from puzzle_engine import GridPuzzle, Param, Parsed, PuzzleInputError, hookimpl
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 MODEL = """
 include "all_different_int.mzn";

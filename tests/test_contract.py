@@ -1,4 +1,4 @@
-"""Contract 2 is documented, every plugin that ships declares it, and the layering holds."""
+"""Contract 3 is documented, every plugin that ships declares it, and the layering holds."""
 import ast
 import inspect
 import re
@@ -20,14 +20,14 @@ DOC = ROOT / "docs" / "plugin-authoring.md"
 HOOKS = [name for name, fn in inspect.getmembers(hookspecs, inspect.isfunction)
          if hasattr(fn, "puzzle_engine_spec")]
 #: The classes a puzzle type subclasses, and the methods a plugin may implement.
-CONTRACT_CLASSES = (hookspecs.PuzzleType, hookspecs.Emptying, hookspecs.Growing,
-                    hookspecs.OwnGenerator)
+CONTRACT_CLASSES = (hookspecs.PuzzleType, hookspecs.Codec, *hookspecs.FACETS, hookspecs.Rules,
+                    hookspecs.Emptying, hookspecs.Growing, hookspecs.OwnGenerator)
 METHODS = sorted({name for cls in CONTRACT_CLASSES for name, value in vars(cls).items()
                   if inspect.isfunction(value) and not name.startswith("_")})
 
 
 def test_the_hooks_are_the_register_hooks_and_have_docstrings():
-    assert hookspecs.CONTRACT_VERSION == puzzle_engine.CONTRACT_VERSION == 2
+    assert hookspecs.CONTRACT_VERSION == puzzle_engine.CONTRACT_VERSION == 3
     assert set(HOOKS) == {"register_puzzle_types", "register_strategies", "register_criteria",
                           "register_graders", "register_complexities"}
     for name in HOOKS:
@@ -39,7 +39,8 @@ def test_the_hooks_are_the_register_hooks_and_have_docstrings():
 def test_every_method_of_the_contract_has_a_docstring():
     assert {"to_data", "from_solution", "parse", "format", "transformations", "check_params",
             "random_solution", "choose_square", "is_remove_valid", "structure", "features",
-            "random_base", "grow", "generate"} <= set(METHODS)
+            "random_base", "grow", "generate", "rules", "split_data", "shipped_specs",
+            "board_size", "checker_data"} <= set(METHODS)
     for cls in CONTRACT_CLASSES:
         assert (cls.__doc__ or "").strip(), cls
         for name, value in vars(cls).items():
@@ -65,35 +66,37 @@ def test_the_contract_and_every_method_are_documented():
     assert stale == [], f"docs/plugin-authoring.md still describes contract-1 hooks: {stale}"
 
 
-def test_every_shipped_plugin_declares_contract_2_and_only_register_hooks():
+def test_every_shipped_plugin_declares_contract_3_and_only_register_hooks():
     """The host's own plugin and the built-ins (loaded through their entry points) are
-    contract-2 plugins: PUZZLE_ENGINE_CONTRACT = 2, register_* hooks, no puzzle_* hooks."""
+    contract-3 plugins: PUZZLE_ENGINE_CONTRACT = 3, register_* hooks, no puzzle_* hooks."""
     host = get_host()
     assert host.failures == []
     names = {info.name for info in host.plugin_infos()}
     assert {"puzzle_engine.defaults", "sudoku", "fillomino"} <= names
     for name, plugin in host.pm.list_name_plugin():
-        assert getattr(plugin, "PUZZLE_ENGINE_CONTRACT", None) == 2, name
+        assert getattr(plugin, "PUZZLE_ENGINE_CONTRACT", None) == 3, name
         assert not [h for h in OLD_HOOKS if hasattr(plugin, h)], name
     for info in host.plugin_infos():
         assert info.hooks and all(h.startswith("register_") for h in info.hooks), info
     assert all(isinstance(host.types[t], GridPuzzle) for t in ("sudoku", "fillomino"))
+    assert host.adapted == set()  # none of them needs the contract-2 adapter
 
 
-def test_the_test_plugin_package_is_a_contract_2_plugin(monkeypatch):
+def test_the_test_plugin_package_is_a_contract_3_plugin(monkeypatch):
     """tests/plugin_pkg, as the wheel tests install it, registered from its source."""
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "plugin_pkg"))
     import pe_latin_test
-    assert pe_latin_test.PUZZLE_ENGINE_CONTRACT == 2
+    assert pe_latin_test.PUZZLE_ENGINE_CONTRACT == 3
     host = get_host()
     assert host.register(pe_latin_test, name="latin", version="0.3.1")
     latin = host.get_type("latin")
     assert isinstance(latin, GridPuzzle) and latin.plugin == "latin"
+    assert isinstance(latin, hookspecs.Symmetry) and "latin" not in host.adapted
     assert not [f for f in host.failures if f.name == "latin"]
 
 
 def test_plugins_never_ask_which_type_they_are_given():
-    """No ``if puzzle_type.name != ...`` in a contract-2 plugin: a type's methods are only
+    """No ``if puzzle_type.name != ...`` in a contract-3 plugin: a type's methods are only
     ever called for that type, so a plugin never compares a type's name."""
     paths = [*(ROOT / "plugins").rglob("*.py"), *(ROOT / "tests" / "plugin_pkg").rglob("*.py")]
     assert len(paths) >= 3
@@ -103,7 +106,9 @@ def test_plugins_never_ask_which_type_they_are_given():
 
 def test_the_engine_asks_a_type_only_what_the_contract_declares():
     """Every method the core calls on a type by name (``calls.call(ptype, "name", ...)``
-    and the other checked calls) is declared by the contract's classes or GridPuzzle."""
+    and the other checked calls) is declared by the contract's classes or GridPuzzle; and
+    the engine tells what a type is by its facets alone, never by comparing its methods
+    with the contract's (``type(ptype).method is GridPuzzle.method``)."""
     declared = set(METHODS) | {n for n in vars(GridPuzzle) if not n.startswith("_")}
     called = set()
     for path in ENGINE.rglob("*.py"):
@@ -115,6 +120,10 @@ def test_the_engine_asks_a_type_only_what_the_contract_declares():
                 called.add(node.args[1].value)
     assert {"to_data", "is_remove_valid", "random_solution", "parse", "format"} <= called
     assert called - declared == set()
+    identity = [p.relative_to(ENGINE).as_posix() for p in ENGINE.rglob("*.py")
+                if re.search(r"is (not )?(GridPuzzle|PuzzleType)\.\w+", p.read_text())
+                and p.name not in ("plugins.py", "contract_v2.py")]  # registration checks
+    assert identity == []
 
 
 def test_only_the_backend_imports_minizinc():

@@ -87,7 +87,7 @@ def test_the_latin_package_declares_its_entry_point():
     project = tomllib.loads(FILES["latin_example/pyproject.toml"])
     assert project["project"]["entry-points"]["puzzle_engine"] == {"latin": "puzzle_engine_latin"}
     assert project["tool"]["setuptools"]["py-modules"] == ["puzzle_engine_latin"]
-    assert "PUZZLE_ENGINE_CONTRACT = 2" in FILES["latin_example/puzzle_engine_latin.py"]
+    assert "PUZZLE_ENGINE_CONTRACT = 3" in FILES["latin_example/puzzle_engine_latin.py"]
 
 
 def test_one_complete_example_per_strategy(workdir, monkeypatch):

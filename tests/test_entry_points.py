@@ -4,8 +4,8 @@ break the host.
 
 Nothing here calls ``pm.register``: the two test distributions under tests/ are built
 into wheels, installed into a temporary directory, and the real ``puzzle-engine`` console
-script is run with that directory on ``PYTHONPATH``. Both are written for contract 2
-(``PUZZLE_ENGINE_CONTRACT = 2`` and ``register_*`` hooks), but for one broken plugin that
+script is run with that directory on ``PYTHONPATH``. Both are written for contract 3
+(``PUZZLE_ENGINE_CONTRACT = 3`` and ``register_*`` hooks), but for one broken plugin that
 is a contract-1 plugin, refused with a line that points to docs/plugin-authoring.md.
 """
 import json
@@ -39,8 +39,8 @@ BROKEN = {
     "broken_hookname": "unknown hook 'register_puzle_types'",
     "broken_complexity": "register_complexities raised RuntimeError: no complexity here",
     "broken_target": "failed to load pe_broken_test.no_such_module: ModuleNotFoundError",
-    "broken_contract1": "is written for contract 1; this engine speaks contract 2 "
-                        "(set PUZZLE_ENGINE_CONTRACT = 2; see docs/plugin-authoring.md)",
+    "broken_contract1": "is written for contract 1; this engine speaks contract 3 "
+                        "(set PUZZLE_ENGINE_CONTRACT = 3; see docs/plugin-authoring.md)",
 }
 #: entry-point name -> what its error must say; the plugin loads, but its type is refused
 REFUSED = {
@@ -258,7 +258,7 @@ def test_a_contract_1_plugin_points_to_the_contract(site):
     gen = cli(site, "gen", "sudoku", "--size", "4", "--seed", "1", plugins="sudoku,broken_contract1")
     assert gen.returncode == 0, gen.stderr
     (warning,) = gen.stderr.strip().splitlines()
-    assert "contract" in warning and "PUZZLE_ENGINE_CONTRACT = 2" in warning
+    assert "contract" in warning and "PUZZLE_ENGINE_CONTRACT = 3" in warning
     assert "docs/plugin-authoring.md" in warning
     assert (HERE.parent / "docs" / "plugin-authoring.md").is_file()
 

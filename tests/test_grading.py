@@ -174,7 +174,7 @@ class ImpliedLatinType(puzzle_engine.GridPuzzle):
 class ImpliedLatin:
     NAME = ImpliedLatinType.name
     IMPLIED = ImpliedLatinType.IMPLIED
-    PUZZLE_ENGINE_CONTRACT = 2
+    PUZZLE_ENGINE_CONTRACT = 3
 
     @hookimpl
     def register_puzzle_types(self, register):

@@ -5,7 +5,7 @@ solution, ChooseSquare, isRemoveValid, features, reading the solution) is ``Grid
 Every property of a generated puzzle is checked independently of the generator: with the
 *other* solver, through full MiniZinc runs (``Engine.solve``), not the generator's Checker.
 
-The isolation of plugins under contract 2 is checked here too: a plugin cannot take a
+The isolation of plugins under contract 3 is checked here too: a plugin cannot take a
 name that is registered already (a built-in's least of all), a plugin written for another
 contract is refused with a line that points to the contract, and only instances of
 ``PuzzleType`` are registered. In each case the host carries on: ``sudoku`` still makes
@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 import puzzle_engine
-from puzzle_engine import (Emptying, GridPuzzle, Param, PuzzleInputError, PuzzleType,
-                           Transformation, hookimpl)
+from puzzle_engine import (Codec, Emptying, GridPuzzle, Param, PuzzleInputError, PuzzleType,
+                           Symmetry, Transformation, hookimpl)
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.engine import Engine
 from puzzle_engine.errors import UnknownPuzzleError
@@ -51,7 +51,7 @@ constraint forall(j in 1..n)(all_different_int([grid[i, j] | i in 1..n]));
 """
 
 
-class ToyLatinType(GridPuzzle):
+class ToyLatinType(GridPuzzle, Symmetry):
     """Latin squares of order n: check_params, shape, to_data and transformations; the
     rest is GridPuzzle's."""
 
@@ -95,7 +95,7 @@ class ToyLatinType(GridPuzzle):
 class ToyLatin:
     """The plugin: it declares its contract and registers one type."""
 
-    PUZZLE_ENGINE_CONTRACT = 2
+    PUZZLE_ENGINE_CONTRACT = 3
     MODEL = MODEL
 
     @hookimpl
@@ -103,7 +103,7 @@ class ToyLatin:
         register(ToyLatinType())
 
 
-def plugin(hook_function, contract=2, **attrs):
+def plugin(hook_function, contract=3, **attrs):
     """A plugin object whose ``register_puzzle_types`` is ``hook_function(register)``."""
     namespace = {"register_puzzle_types": hookimpl(lambda self, register: hook_function(register)),
                  **attrs}
@@ -242,9 +242,10 @@ def test_grid_puzzle_defaults_fill_the_gaps(toy):
     assert (ptype.plugin, ptype.plugin_version) == ("toy_latin", "0.0.test")
 
 
-class PlainLatin(PuzzleType, Emptying):
-    """Latin squares on the contract's classes alone, not GridPuzzle: what PuzzleType and
-    Emptying say a type must provide, and nothing they give a default for."""
+class PlainLatin(PuzzleType, Codec, Emptying):
+    """Latin squares on the contract's classes alone, not GridPuzzle: what PuzzleType, Codec
+    and Emptying say a type must provide, and nothing they give a default for (a flat
+    board's solution is its decision array: no from_solution)."""
 
     name = "plain_latin"
     models = (MODEL,)
@@ -256,9 +257,6 @@ class PlainLatin(PuzzleType, Emptying):
     def to_data(self, params, instance, solver):
         n = params["size"]
         return {"n": n, "givens": [list(instance[i * n:(i + 1) * n]) for i in range(n)]}
-
-    def from_solution(self, params, values):
-        return tuple(v for row in values["grid"] for v in row)
 
     def to_json(self, params, instance, solution):
         return {"grid": list(instance), "solution": None if solution is None else list(solution)}
@@ -315,7 +313,7 @@ def test_a_second_plugin_cannot_take_an_existing_type(toy_host, order, solver):
     host = toy_host
 
     class ImpostorPlugin:
-        PUZZLE_ENGINE_CONTRACT = 2
+        PUZZLE_ENGINE_CONTRACT = 3
 
         @hookimpl(**order)
         def register_puzzle_types(self, register):
@@ -358,7 +356,7 @@ def test_a_built_in_type_is_never_displaced(order, solver):
     assert "sudoku" in host.builtin
 
     class Thief:
-        PUZZLE_ENGINE_CONTRACT = 2
+        PUZZLE_ENGINE_CONTRACT = 3
 
         @hookimpl(**order)
         def register_puzzle_types(self, register):
@@ -378,7 +376,7 @@ def test_a_refusal_is_reported_once():
     get_host() does when a register_complexities hook raises): a refusal made before is
     still one line, not one per collection."""
     class FailsLater:
-        PUZZLE_ENGINE_CONTRACT = 2
+        PUZZLE_ENGINE_CONTRACT = 3
 
         @hookimpl
         def register_complexities(self, register):
@@ -397,7 +395,7 @@ def test_a_refusal_is_reported_once():
 class DataPlugin:
     """A plugin object that is not hashable (a dataclass with eq=True)."""
 
-    PUZZLE_ENGINE_CONTRACT = 2
+    PUZZLE_ENGINE_CONTRACT = 3
     label: str = "data"
 
     @hookimpl
@@ -407,7 +405,7 @@ class DataPlugin:
 
 @pytest.mark.parametrize("make", [
     lambda: types.SimpleNamespace(
-        PUZZLE_ENGINE_CONTRACT=2, register_puzzle_types=hookimpl(
+        PUZZLE_ENGINE_CONTRACT=3, register_puzzle_types=hookimpl(
             lambda register: register(type("NsLatin", (ToyLatinType,),
                                            {"name": "toy_latin_ns"})()))),
     lambda: DataPlugin(),
@@ -455,9 +453,9 @@ def declaring(base, value):
     (lambda: declaring(OldStyle, 1), "declares contract 1"),
     (lambda: NoDeclaration(), "declares no PUZZLE_ENGINE_CONTRACT"),
     (lambda: declaring(NoDeclaration, 1), "declares contract 1"),
-    (lambda: declaring(NoDeclaration, 3), "declares contract 3"),
+    (lambda: declaring(NoDeclaration, 4), "declares contract 4"),
     (lambda: declaring(NoDeclaration, "2"), "declares contract '2'"),
-], ids=["v1-hooks", "v1-declared", "undeclared", "declares-1", "declares-3", "declares-str"])
+], ids=["v1-hooks", "v1-declared", "undeclared", "declares-1", "declares-4", "declares-str"])
 def test_a_plugin_for_another_contract_is_refused(make, says, solver):
     """One line that names the contract and points to docs/plugin-authoring.md; the
     plugin is not registered (its hooks are never called) and the host carries on."""
@@ -466,7 +464,7 @@ def test_a_plugin_for_another_contract_is_refused(make, says, solver):
     errors = [f.error for f in host.failures if f.name == "stale"]
     assert len(errors) == 1 and "\n" not in errors[0], errors
     assert says in errors[0]
-    assert "contract 2" in errors[0] and "PUZZLE_ENGINE_CONTRACT = 2" in errors[0]
+    assert "contract 3" in errors[0] and "PUZZLE_ENGINE_CONTRACT = 3" in errors[0]
     assert "docs/plugin-authoring.md" in errors[0]
     assert host.pm.get_plugin("stale") is None
     assert "stale" not in {i.name for i in host.plugin_infos()}
@@ -605,7 +603,7 @@ class GradedByCount(ToyLatinType):
 
 
 class CountingPlugin:
-    PUZZLE_ENGINE_CONTRACT = 2
+    PUZZLE_ENGINE_CONTRACT = 3
 
     @hookimpl
     def register_graders(self, register):

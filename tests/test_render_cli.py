@@ -180,7 +180,7 @@ class Undrawn(Sudoku):
 
 
 class CarelessPlugin:
-    PUZZLE_ENGINE_CONTRACT = 2
+    PUZZLE_ENGINE_CONTRACT = 3
 
     @hookimpl
     def register_puzzle_types(self, register):

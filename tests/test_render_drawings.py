@@ -55,7 +55,7 @@ def test_sudoku_of_every_box_shape(sudoku, box):
 
 def good():
     return dict(rows=1, cols=3, cells=(1, 0, 0), solution=(1, 2, 3), symbols=("1", "2", "3"),
-                rule="all-different", units=((0, 1, 2),))
+                rule="all-different", units=((0, 1, 2),), rules="Fill in 1, 2 and 3.")
 
 
 def registered(ptype, plugin: str):
@@ -63,7 +63,7 @@ def registered(ptype, plugin: str):
     host = get_host()
 
     class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
+        PUZZLE_ENGINE_CONTRACT = 3
 
         @hookimpl
         def register_puzzle_types(self, register):

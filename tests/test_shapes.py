@@ -1,4 +1,4 @@
-"""The three new puzzle shapes of contract 2, end to end on the real solvers, each through
+"""The three new puzzle shapes of contract 3, end to end on the real solvers, each through
 a small third-party style plugin of tests/shape_plugins:
 
 * grown: peaceful rooks (strategy ``growing``, criterion ``unique-modulo-symmetry``);
@@ -374,7 +374,7 @@ def test_a_type_field_the_engine_writes_is_an_error(shapes):
     host, engines = shapes
 
     class Plugin:
-        PUZZLE_ENGINE_CONTRACT = 2
+        PUZZLE_ENGINE_CONTRACT = 3
 
         @hookimpl
         def register_puzzle_types(self, register):

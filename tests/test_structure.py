@@ -24,7 +24,7 @@ NAME = FramedLatin.name
 
 
 class FramedPlugin:
-    PUZZLE_ENGINE_CONTRACT = 2
+    PUZZLE_ENGINE_CONTRACT = 3
 
     @hookimpl
     def register_puzzle_types(self, register):

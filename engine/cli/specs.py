@@ -1,11 +1,12 @@
 """``puzzle-engine specs``: the templates (specs) that puzzle types ship, for types that
-generate from templates (``PuzzleType.shipped_specs``)."""
+generate from templates (the ``Templates`` facet's ``shipped_specs``)."""
 from __future__ import annotations
 
 from rich.table import Table
 
 from .. import calls
 from ..errors import PluginError
+from ..hookspecs import Templates
 from . import app
 from .common import _errors, _host, err_console, out_console
 
@@ -19,6 +20,8 @@ def specs():
         host = _host()
         table = Table("type", "spec", "about")
         for ptype in host.types.values():
+            if not isinstance(ptype, Templates):
+                continue
             try:
                 found = calls.call(ptype, "shipped_specs")
                 if not isinstance(found, dict) or not all(

@@ -1,8 +1,8 @@
 """What the explainer knows of an instance before its first step: the data to flatten the
 model from, the facts known from the start, and the names of squares and values.
 
-A type says it through ``PuzzleType.explanation_board`` (an ``ExplanationBoard``), checked
-here like every value a plugin returns. An ``emptying`` type need not: its instance is a
+A type says it through ``Explanation.explanation_board`` (an ``ExplanationBoard``), checked
+here like every value a plugin returns. A ``FlatBoard`` type need not: its instance is a
 flat board, 0 for an empty square, the givens are the facts known, and the model is
 flattened from its checker data (no givens: they are facts, stated as assumptions).
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import calls
 from ..errors import PuzzleInputError
-from ..hookspecs import Emptying, PuzzleType
+from ..hookspecs import Explanation, FlatBoard
 from ..types import ExplanationBoard
 
 WANTED = ("ExplanationBoard(known, squares, values, data): known a mapping of positions to "
@@ -23,31 +23,25 @@ WANTED = ("ExplanationBoard(known, squares, values, data): known a mapping of po
           "or None")
 
 
-def offers_board(ptype) -> bool:
-    """Whether ``ptype`` implements ``explanation_board`` (it may still return ``None``)."""
-    return getattr(type(ptype), "explanation_board", None) is not PuzzleType.explanation_board
-
-
 def explainable(ptype) -> bool:
-    """Whether the explainer can explain puzzles of ``ptype``: boards of squares to fill
-    (the ``emptying`` strategy), or a type that says how it sees an instance."""
-    return isinstance(ptype, Emptying) or offers_board(ptype)
+    """Whether the explainer can explain puzzles of ``ptype``: flat boards of squares to
+    fill (``FlatBoard``), or a type that says how it sees an instance (``Explanation``)."""
+    return isinstance(ptype, (FlatBoard, Explanation))
 
 
 def refusal(ptype) -> PuzzleInputError:
     return PuzzleInputError(f"puzzle '{ptype.name}' cannot be explained: the explainer "
                             "works on puzzles whose answer fills a board of squares (types "
-                            "of the emptying strategy, and types that implement "
-                            "explanation_board)")
+                            "that are a FlatBoard, such as the emptying strategy's, and "
+                            "types whose explanation_board says how it sees one)")
 
 
 def board_of(engine, ptype, params, instance) -> ExplanationBoard:
     """The explainer's view of ``instance``, with its data filled in (checked; the number
     of squares is checked against the model once it is flattened)."""
-    value = calls.call(ptype, "explanation_board", params=params, instance=instance) \
-        if offers_board(ptype) else None
+    value = calls.call(ptype, "explanation_board", params=params, instance=instance)
     if value is None:
-        if not isinstance(ptype, Emptying):
+        if not isinstance(ptype, FlatBoard):
             raise refusal(ptype)
         return _flat_board(engine, ptype, params, tuple(instance))
     if not _well_formed(value):

@@ -1,7 +1,7 @@
 """The explanation model: the type's MiniZinc model flattened once, with every FlatZinc
 constraint assigned to the constraint group it came from.
 
-The type's groups (``PuzzleType.constraint_groups``) are written one per line into a file
+The type's groups (``Explanation.constraint_groups``) are written one per line into a file
 of their own and compiled with the type's model files, the data of the board without its
 givens, and the groups' ``data`` (which turns the model's own copy of those rules off).
 MiniZinc's ``--keep-paths`` annotates each FlatZinc constraint with the path of the

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import calls
 from ..errors import PuzzleInputError, SolverError
-from ..hookspecs import Emptying, PuzzleType
+from ..hookspecs import FlatBoard, PuzzleType
 from ..types import Board, PropagationLevel
 
 if TYPE_CHECKING:  # the solver backend is loaded by whoever makes the engine
@@ -171,7 +171,7 @@ class Grader:
         self.options = options
         #: A grid's givens are fixed in a model flattened once for every puzzle; another
         #: type's instance is all in its data.
-        self.grid = isinstance(ptype, Emptying)
+        self.grid = isinstance(ptype, FlatBoard)
         self.n = engine.board_size(ptype, params) if self.grid else None
         levels = calls.call(ptype, "propagation_levels", params=self.params)
         if not isinstance(levels, (list, tuple)) or not all(

@@ -4,6 +4,7 @@ lets a person type symbols into the open squares, and marks conflicts by one of 
 rules that it implements in JavaScript, chosen by name."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -100,7 +101,8 @@ def _problem(grid: PlayGrid) -> str | None:
 
 
 def play_grid(ptype, params, instance, solution) -> PlayGrid | None:
-    """The type's ``play_grid``, checked: ``None`` (no play page) or a sound ``PlayGrid``."""
+    """The type's ``play_grid``, checked: ``None`` (no play page) or a sound ``PlayGrid``.
+    A grid that gives no ``rules`` shows the type's rules text (``Rules.rules``)."""
     value = calls.call(ptype, "play_grid", params=params, instance=instance, solution=solution)
     if value is None:
         return None
@@ -109,6 +111,10 @@ def play_grid(ptype, params, instance, solution) -> PlayGrid | None:
     problem = _problem(value)
     if problem:
         raise calls.bad_result("play_grid", ptype, value, f"a sound PlayGrid ({problem})")
+    if not value.rules:
+        said = calls.rules(ptype, params)
+        if said:
+            value = dataclasses.replace(value, rules=said)
     return value
 
 

@@ -17,13 +17,14 @@ import re
 from importlib.resources import files
 from typing import NamedTuple
 
-from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
+from puzzle_engine import (Codec, Drawing, Explanation, Grading, Growing, Param, Parsed,
+                           PuzzleInputError, PuzzleType, SplitModel, Symmetry, hookimpl)
 from puzzle_engine.grid import board_images
 
 from . import drawing, explain, tidy
 from .squares import EMPTY, HOLE, READ_SQUARE, SQUARE, WALL
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 ATTACKS = ("rook", "bishop", "queen")
 COLOURS = "abcdefgh"
@@ -172,7 +173,8 @@ def safe(solution, width, i, code):
     return True
 
 
-class Combination(PuzzleType, Growing):
+class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation, Grading,
+                  Drawing):
     name = "combination"
     description = ("Combination: place pieces of several colours so that no piece is "
                    "attacked by another colour (walls and pieces stop rays, holes do not).")
@@ -383,6 +385,12 @@ class Combination(PuzzleType, Growing):
     def format_solution(self, params, solution, fmt):
         rows = solution_rows(solution, params["width"])
         return "/".join(rows) if fmt == "line" else "\n".join(rows)
+
+    def rules(self, params):
+        return ("Place every listed piece on an empty square so that no piece attacks a "
+                "piece of another colour: a rook along its row and column, a bishop along "
+                "its diagonals, a queen both; walls and pieces stop an attack, holes do "
+                "not.")
 
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(instance, solution, COLOURS, ATTACKS)

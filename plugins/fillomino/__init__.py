@@ -3,15 +3,16 @@ contract: rows x cols boards, two routes to a random full board, random square c
 keeps a given in every region, rotations and reflections, and the paper's features."""
 from importlib.resources import files
 
-from puzzle_engine import GridPuzzle, Param, Parsed, Transformation, hookimpl
+from puzzle_engine import (Drawing, Explanation, GridPuzzle, Param, Parsed, Play, Symmetry,
+                           Transformation, hookimpl)
 from puzzle_engine.grid import board_images
 
 from . import deduce, drawing, exact, groups, local, logic
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
-class Fillomino(GridPuzzle):
+class Fillomino(GridPuzzle, Symmetry, Explanation, Drawing, Play):
     name = "fillomino"
     description = ("Fillomino: every cell holds the size of its region; regions of equal "
                    "size never touch.")
@@ -174,6 +175,9 @@ class Fillomino(GridPuzzle):
 
     def format(self, params, instance, fmt):
         return logic.format_board(instance, *self.shape(params), fmt)
+
+    def rules(self, params):
+        return drawing.RULES
 
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(*self.shape(params), instance, solution)

@@ -7,6 +7,10 @@ from puzzle_engine.render.svg import GridDrawing
 
 from .logic import regions
 
+#: The rules in a player's words, for the sheet and the play page.
+RULES = ("Write a number in every square: each region of equal numbers, joined side by side, "
+         "has as many squares as its number, and two regions of the same size never touch.")
+
 
 def render_svg(rows, cols, instance, solution=None) -> str:
     drawing = GridDrawing(rows, cols)
@@ -21,7 +25,4 @@ def render_svg(rows, cols, instance, solution=None) -> str:
 
 def play_grid(rows, cols, instance, solution) -> PlayGrid:
     return PlayGrid(rows=rows, cols=cols, cells=tuple(instance), solution=tuple(solution),
-                    symbols=None, rule="region-size",
-                    rules="Write a number in every square: each region of equal numbers, "
-                          "joined side by side, has as many squares as its number, and "
-                          "two regions of the same size never touch.")
+                    symbols=None, rule="region-size", rules=RULES)

@@ -5,7 +5,7 @@ from puzzle_engine import hookimpl
 from .criterion import LogicAnswer
 from .puzzle import LogicPuzzle
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 @hookimpl

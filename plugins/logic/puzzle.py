@@ -19,7 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType
+from puzzle_engine import (Codec, Drawing, Grading, MultipleChoice, OwnGenerator, Param,
+                           Parsed, PuzzleInputError, PuzzleType, SplitModel, Symmetry,
+                           Templates)
 
 if TYPE_CHECKING:  # the spec machinery is imported where a spec is read: every command
     from .shape import Template  # loads the plugin at start-up, few use it
@@ -66,7 +68,8 @@ class LogicInstance:
     template: Template | None = field(default=None, hash=False, compare=False)
 
 
-class LogicPuzzle(PuzzleType, OwnGenerator):
+class LogicPuzzle(PuzzleType, Codec, OwnGenerator, Templates, SplitModel, MultipleChoice,
+                  Grading, Symmetry, Drawing):
     name = "logic"
     description = ("Templated logic puzzles from PuzzleClone-style YAML specs (interpreted, "
                    "never executed), each with one answer the solver proves.")
@@ -273,6 +276,10 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
     def canonical_form(self, params, instance):
         from .drawing import canonical
         return canonical(instance)
+
+    def rules(self, params):
+        return ("Read the statements: exactly one of the options agrees with all of them. "
+                "Find it.")
 
     def render_svg(self, params, instance, solution=None):
         from .drawing import svg

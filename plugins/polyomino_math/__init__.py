@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
+from puzzle_engine import (Codec, Drawing, Grading, OwnGenerator, Param, Parsed,
+                           PuzzleInputError, PuzzleType, Symmetry, hookimpl)
 
 from . import board as boards
 from . import canonical, drawing
@@ -30,7 +31,7 @@ from .scoring import best_of
 from .shapes import digits, free, pieces_text, read_pieces, sort_pieces, text_of
 from .tiling import GaveUp, compose, fuse, one_tiling, pieces_of, placements, random_tiling
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 SIZES = range(1, 9)  # piece sizes a random set may use
 TILING_DRAWS = 200   # random tilings tried for one piece set
@@ -45,7 +46,7 @@ def _flag(params, name):
     return value
 
 
-class PolyominoMath(PuzzleType, OwnGenerator):
+class PolyominoMath(PuzzleType, Codec, OwnGenerator, Grading, Symmetry, Drawing):
     name = "polyomino-math"
     description = ("Polyomino Math: place polyominoes on a board of numbers; each scores "
                    "max(sum, product) of its numbers; find the highest total.")
@@ -232,6 +233,11 @@ class PolyominoMath(PuzzleType, OwnGenerator):
 
     def canonical_form(self, params, instance):
         return canonical.canonical_form(instance)
+
+    def rules(self, params):
+        return ("Place pieces from the set on the board, each in any of its eight "
+                "orientations, without overlap; a placed piece scores the larger of the "
+                "sum and the product of the numbers under it. Score as high as you can.")
 
     def render_svg(self, params, instance, solution=None):
         placed = None if solution is None else placed_pieces(instance, solution)

@@ -1,11 +1,12 @@
 """The built-in Sudoku plugin: boxes of any shape r x c (4x4 up to 35x35)."""
 from importlib.resources import files
 
-from puzzle_engine import GridPuzzle, Param, Parsed, PropagationLevel, Transformation, hookimpl
+from puzzle_engine import (Drawing, Explanation, GridPuzzle, Param, Parsed, Play,
+                           PropagationLevel, Symmetry, Transformation, hookimpl)
 
 from . import canonical, drawing, groups, logic
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 # The model's `level` parameter (models_mzn/sudoku.mzn), weakest first: naked singles,
 # + hidden singles, + naked/hidden subsets, + pointing and box/line reduction.
@@ -17,7 +18,7 @@ LEVELS = (
 )
 
 
-class Sudoku(GridPuzzle):
+class Sudoku(GridPuzzle, Symmetry, Explanation, Drawing, Play):
     name = "sudoku"
     description = "Sudoku with r x c boxes: every row, column and box holds 1..n once."
     models = (files("puzzle_engine_models") / "sudoku.mzn",)
@@ -83,6 +84,9 @@ class Sudoku(GridPuzzle):
         if fmt == "line":
             return logic.format_line(instance)
         return logic.format_text(instance, *logic.dims(params))
+
+    def rules(self, params):
+        return drawing.rules(params)
 
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(params, instance, solution)

@@ -1,6 +1,6 @@
 """Sudoku's canonical form: the least image of a puzzle under the whole symmetry group of
 its box shape, so that two puzzles have the same form exactly when one is an image of the
-other (``PuzzleType.canonical_form``; the puzzle store dedups by it).
+other (``Symmetry.canonical_form``; the puzzle store dedups by it).
 
 The group, for r x c boxes (n = r*c): permutations of the c bands, of the r rows within
 each band, of the r stacks and of the c columns within each stack, relabelling of the n

@@ -36,6 +36,11 @@ def play_grid(params, instance, solution) -> PlayGrid:
     return PlayGrid(rows=n, cols=n, cells=tuple(instance), solution=tuple(solution),
                     symbols=tuple(ALPHABET[:n]), rule="all-different",
                     units=tuple(tuple(squares) for _, squares in units(n, r, c)),
-                    regions=tuple(boxes(n, r, c)),
-                    rules=f"Fill every row, column and {r}x{c} box with "
-                          f"{ALPHABET[0]}-{ALPHABET[n - 1]}, each once.")
+                    regions=tuple(boxes(n, r, c)), rules=rules(params))
+
+
+def rules(params) -> str:
+    """The rules in a player's words, for the sheet and the play page."""
+    n, r, c = dims(params)
+    return (f"Fill every row, column and {r}x{c} box with {ALPHABET[0]}-{ALPHABET[n - 1]}, "
+            "each once.")

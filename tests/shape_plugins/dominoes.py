@@ -9,9 +9,10 @@ type declares ``objective`` and ``sense`` and the engine adds it.
 """
 import re
 
-from puzzle_engine import OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
+from puzzle_engine import (Codec, Grading, OwnGenerator, Param, Parsed, PuzzleInputError,
+                           PuzzleType, hookimpl)
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 # Each square says where its domino's other half lies: 0 none (the square is left
 # uncovered), 1 right, 2 left, 3 below, 4 above. Every packing has exactly one such array.
@@ -49,7 +50,7 @@ def dominoes_of(partner, cols):
     return found
 
 
-class DominoPacking(PuzzleType, OwnGenerator):
+class DominoPacking(PuzzleType, Codec, OwnGenerator, Grading):
     name = "domino_packing"
     description = ("Domino packing: lay dominoes on a board of numbers; each scores the "
                    "product of its two numbers; one packing alone scores most.")

@@ -11,10 +11,10 @@ criterion judges each riddle on its own solver runs before it is kept.
 import re
 from typing import NamedTuple
 
-from puzzle_engine import (OwnGenerator, Param, Parsed, PuzzleInputError, PuzzleType, Status,
-                           hookimpl)
+from puzzle_engine import (Codec, Grading, MultipleChoice, OwnGenerator, Param, Parsed,
+                           PuzzleInputError, PuzzleType, Status, hookimpl)
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 NAMES = ("x", "y", "z")
 #: Facts the model reads from its data, by code: a + b = k, a - b = k, a < b.
@@ -130,7 +130,7 @@ LINE = re.compile(r"^\s*1\.\.(\d+)\s*\|([^|]*)\|([^|]*)$")
 OPTION = re.compile(r"^\s*([a-z])\)\s*(.*)$")
 
 
-class ArithmeticRiddle(PuzzleType, OwnGenerator):
+class ArithmeticRiddle(PuzzleType, Codec, OwnGenerator, MultipleChoice, Grading):
     name = "arithmetic_riddle"
     description = ("Arithmetic riddle: facts about x, y and z, and options of which exactly "
                    "one follows from them.")

@@ -12,9 +12,10 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from puzzle_engine import Growing, Param, Parsed, PuzzleInputError, PuzzleType, hookimpl
+from puzzle_engine import (Codec, Grading, Growing, Param, Parsed, PuzzleInputError, PuzzleType,
+                           hookimpl)
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 EMPTY, WHITE, BLACK, WALL = 0, 1, 2, 3
 SHOWN = {EMPTY: ".", WHITE: "W", BLACK: "B", WALL: "#"}
@@ -58,7 +59,7 @@ def read_rows(rows, pieces=False):
 HEADER = re.compile(r"^\s*white\s+(\d+)\s*,\s*black\s+(\d+)\s*:?(.*)$", re.DOTALL)
 
 
-class PeacefulRooks(PuzzleType, Growing):
+class PeacefulRooks(PuzzleType, Codec, Growing, Grading):
     name = "peaceful_rooks"
     description = ("Peaceful rooks: place white and black rooks so that no rook attacks "
                    "one of the other colour (walls and pieces stop a ray).")

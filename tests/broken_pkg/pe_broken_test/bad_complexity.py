@@ -1,7 +1,7 @@
-"""Imports fine (contract 2); registering its complexity functions raises."""
+"""Imports fine (contract 3); registering its complexity functions raises."""
 from puzzle_engine import hookimpl
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 @hookimpl

@@ -1,7 +1,7 @@
 """Contract 2, but implements a hook that does not exist (a misspelt name)."""
 from puzzle_engine import hookimpl
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 @hookimpl

@@ -1,4 +1,4 @@
-"""Written for contract 2, but fails at import."""
-PUZZLE_ENGINE_CONTRACT = 2
+"""Written for contract 3, but fails at import."""
+PUZZLE_ENGINE_CONTRACT = 3
 
 raise ImportError("this plugin needs a library that is not installed")

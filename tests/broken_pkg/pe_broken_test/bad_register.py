@@ -1,7 +1,7 @@
-"""Imports fine (contract 2); registering its puzzle types raises."""
+"""Imports fine (contract 3); registering its puzzle types raises."""
 from puzzle_engine import hookimpl
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 @hookimpl

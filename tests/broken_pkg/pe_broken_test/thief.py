@@ -2,7 +2,7 @@
 name. Its type must be refused (with a line naming both plugins) and never be called."""
 from puzzle_engine import GridPuzzle, hookimpl
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 class FakeSudoku(GridPuzzle):

@@ -1,14 +1,16 @@
 """Latin squares of order n (3 to 9): every row and every column holds 1..n once.
 
-A third-party puzzle-engine plugin, written for contract 2, that uses only the public API
+A third-party puzzle-engine plugin, written for contract 3, that uses only the public API
 of ``puzzle_engine``. The tests build it into a wheel and install it, so it loads through
 the entry-point group ``puzzle_engine`` exactly as any plugin from PyPI would. The model
 is inline; ``GridPuzzle`` provides everything the plugin leaves out (the random full
-board, ChooseSquare, isRemoveValid, JSON records, features).
+board, ChooseSquare, isRemoveValid, JSON records, features); its symmetries are the
+``Symmetry`` facet it opts into.
 """
-from puzzle_engine import GridPuzzle, Param, Parsed, PuzzleInputError, Transformation, hookimpl
+from puzzle_engine import (GridPuzzle, Param, Parsed, PuzzleInputError, Symmetry, Transformation,
+                           hookimpl)
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 NAME = "latin"
 MIN_SIZE, MAX_SIZE = 3, 9
@@ -37,7 +39,7 @@ def check_params(raw):
     return {"size": n}
 
 
-class Latin(GridPuzzle):
+class Latin(GridPuzzle, Symmetry):
     name = NAME
     description = "Latin square: every row and column holds 1..n once."
     models = (MODEL,)

@@ -2,7 +2,7 @@
 from puzzle_engine import hookimpl
 from puzzle_engine.grid import GridPuzzle
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 def _thief(name):

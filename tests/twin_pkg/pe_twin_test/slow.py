@@ -2,6 +2,6 @@
 without a word): every command waits for it, and says so."""
 import time
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 time.sleep(2.5)

@@ -3,7 +3,7 @@ plugin name. It registers a type of its own name, so the test sees which one loa
 from puzzle_engine import hookimpl
 from puzzle_engine.grid import GridPuzzle
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 class TwinLatin(GridPuzzle):

@@ -1,0 +1,76 @@
+"""Contract 2's puzzle types, adapted to contract 3's facets.
+
+In contract 2 a ``PuzzleType`` had every method, most with a default meaning "not
+offered"; in contract 3 the core is small and each ability is a facet the type subclasses
+(``hookspecs``). The mapping is mechanical: a contract-2 type gets ``Codec`` (whose
+defaults its base used to give) and every facet one of whose methods its class has (but
+``FlatBoard``: in contract 2 a flat board was an ``Emptying`` type, which is one). Its
+class is replaced, once, by a subclass that adds those facets, so the type's own methods
+answer as before and the engine's ``isinstance`` tests see the facets.
+
+What cannot be mapped so is refused (``Unadaptable``) with a reason; the host reports it
+in one line naming the plugin and pointing to "Migrating from contract v2" in
+docs/plugin-authoring.md:
+
+* a type that empties a board (``Emptying``, so a ``FlatBoard``) and reads its solution
+  itself (``from_solution``): in contract 3 a flat board's solution is its decision array;
+* a type whose class cannot take a base class more (``__slots__``, a built-in layout).
+"""
+from __future__ import annotations
+
+from .hookspecs import FACETS, Codec, FlatBoard, PuzzleType
+
+#: Where a refusal sends the author.
+MIGRATING = "see 'Migrating from contract v2' in docs/plugin-authoring.md"
+
+#: Adapted classes, by the class of contract 2 (each is adapted once per process).
+_ADAPTED: dict[type, type] = {}
+
+
+class Unadaptable(Exception):
+    """A contract-2 type that has no mechanical contract-3 form; the message says why."""
+
+
+def facets_for(cls: type) -> list[type]:
+    """The facets ``cls`` (a contract-2 type's class) gets: ``Codec`` unless it has it,
+    and each facet it lacks one of whose methods the class has."""
+    added = [] if issubclass(cls, Codec) else [Codec]
+    for facet in FACETS:
+        if issubclass(cls, facet):
+            continue
+        methods = {name for name, value in vars(facet).items()  # its own, not Rules'
+                   if callable(value) and not name.startswith("_")}
+        if any(hasattr(cls, name) for name in methods):
+            added.append(facet)
+    return added
+
+
+def _no_rules(self, params):
+    """Contract 2 had no rules text: the adapted type gives none."""
+    return None
+
+
+def adapt(ptype: PuzzleType) -> PuzzleType:
+    """``ptype``, a contract-2 type, given its facets (its class replaced by a subclass
+    that adds them); raises ``Unadaptable`` with the reason when it cannot be."""
+    cls = type(ptype)
+    if isinstance(ptype, FlatBoard) and cls.from_solution is not PuzzleType.from_solution:
+        raise Unadaptable("it empties a board (Emptying) and reads its solution itself "
+                          "(from_solution); a flat board's solution is now its decision "
+                          "array")
+    if cls not in _ADAPTED:
+        # A flat board was an Emptying type in contract 2, and Emptying is one already.
+        added = [facet for facet in facets_for(cls) if facet is not FlatBoard]
+        body = {"__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                "__doc__": cls.__doc__}
+        if not hasattr(cls, "rules"):  # contract 2 had no rules text: none, as before
+            body["rules"] = _no_rules
+        _ADAPTED[cls] = cls if not added else type(cls.__name__, (cls, *added), body)
+    adapted = _ADAPTED[cls]
+    if adapted is not cls:
+        try:
+            ptype.__class__ = adapted
+        except TypeError as exc:
+            raise Unadaptable(f"its class {cls.__name__} cannot take the facets as base "
+                              f"classes ({exc})") from None
+    return ptype
