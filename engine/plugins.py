@@ -169,7 +169,9 @@ class PluginFailure:
     def line(self) -> str:
         if self.skipped:
             return f"{self.who()} is broken and was skipped: {self.error}"
-        return f"{self.who()}: {self.error} (the rest of the plugin is loaded)"
+        # "plugin 'x' registers criterion 'y' without 'refuted_by' (see ...)": one sentence
+        said = f" {self.error}" if self.error.startswith("registers ") else f": {self.error}"
+        return f"{self.who()}{said} (the rest of the plugin is loaded)"
 
 
 @dataclass
