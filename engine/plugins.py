@@ -11,7 +11,9 @@ generation strategies, acceptance criteria, graders and complexity functions. A 
 registered once: a second registration is refused with the names of both plugins, and
 the built-in plugins register first, so they are never displaced. A puzzle type with an
 option the command line keeps for itself (``RESERVED_OPTIONS``) or its strategy's is
-refused too.
+refused too, and so is a strategy, criterion or grader that lacks a member of its protocol
+in ``hookspecs`` (``lacks``): one line names the plugin, the object and the member, and a
+type that names the refused object is told the same when it is used.
 
 What a command says about the plugins (``Host.warnings``) is one line per plugin with a
 problem, naming the package it came from; a plugin that took over ``SLOW_LOAD`` seconds to

@@ -499,3 +499,17 @@ def test_an_installed_criterion_without_refuted_by_is_one_line_not_an_internal_e
         f"puzzle-engine: warning: {line.replace(' registers', ' (from sloppy-crit 0.1) registers')}"
         "; ignored (the rest of the plugin is loaded)",
         f"puzzle-engine: error: {line}"]
+
+
+@fast
+def test_every_built_in_grader_takes_no_options():
+    """``options`` None is the grader's defaults (hookspecs.Grader), for every grader the
+    engine ships."""
+    host = fake_host()
+    engine = Engine(host, FakeBackend(ORACLES))
+    for name in ("multiple", "evolutionary"):
+        ptype = host.get_type("polyomino-math" if name == "evolutionary" else "fake_own_latin")
+        params = engine.check_params(ptype, {})
+        grading = host.get("graders", name).grader(engine, ptype, params, None)
+        assert grading.options.runs == 50 and grading.options.seed == 0
+        grading.close()
