@@ -120,19 +120,21 @@ def register_complexities(register: Register) -> None:
 
 
 # -- the registered objects: what a strategy, a criterion and a grader must have --------------
-# Each kind of object the hooks above register is a protocol below. A plugin's object need
-# not subclass it (subclassing ``puzzle_engine.strategies.Strategy`` or
-# ``puzzle_engine.criteria.Criterion`` gives the defaults of the optional-looking members):
-# it must have every member. At registration the host checks each one: present, callable
-# for a method, and callable with the arguments the engine passes. A member that is
-# missing refuses the object, in one line naming the plugin and the member, e.g.
+# Each kind of object the hooks above register follows a protocol below, and so do the
+# objects they make (a criterion's ``Checker``, a grader's ``Grading``). The object need not
+# subclass the protocol, but it must have every member: subclassing
+# ``puzzle_engine.strategies.Strategy`` or ``puzzle_engine.criteria.Criterion`` provides
+# the members those classes say they provide. At registration the host checks each
+# member: present, callable for a method, and callable with the arguments the engine
+# passes (by position, and those with a default by name too). An object that falls short
+# is refused in one line naming the plugin, the object and the member, e.g.
 #
 #     plugin 'x' registers criterion 'y' without 'refuted_by' (see docs/plugin-authoring.md#criteria)
 #
-# and the rest of the plugin loads. Members marked ``@optional`` may be left out (the engine
-# checks for them and does without); a data member with a value here is optional too, that
-# value being its default. What the engine hands these objects (``engine``) is an
-# ``EngineServices``; the objects they make are protocols too (``Checker``, ``Grading``).
+# and the rest of the plugin loads; a command on a type that names it stops with that
+# line. A method marked ``@optional`` may be left out (the engine checks for it and does
+# without); so may a data member given a value here, which is its default. What the engine
+# hands these objects (``engine``) is an ``EngineServices``.
 
 
 def optional(member: Callable) -> Callable:
