@@ -268,8 +268,8 @@ class Grader(Protocol):
 
     #: The name a type gives as ``grader``.
     name: str
-    #: One line for ``puzzle-engine plugins``.
-    description: str
+    #: One line that says what it measures.
+    description: str = ""
 
     def grader(self, engine: EngineServices, ptype: PuzzleType, params: Mapping[str, Any],
                options: Any) -> Grading:

@@ -348,7 +348,7 @@ class Host:
         if not _good_name(item.name):
             return f"registers a {what} with the bad name {item.name!r} {see}"
         lacking = lacks(item, protocol)
-        if lacking is None and not isinstance(item.description, str):
+        if lacking is None and not isinstance(getattr(item, "description", ""), str):
             lacking = "whose 'description' is not a str"
         if lacking is None and protocol is hookspecs.Strategy:
             if not isinstance(item.hooks, type):

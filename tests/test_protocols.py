@@ -205,7 +205,7 @@ MISSING = [  # (registry hook's kind, the object, the member taken away, the gui
     ("strategy", FirstAccepted(), "make_options", "strategies"),
     ("strategy", FirstAccepted(), "hooks", "strategies"),
     ("grader", Givens(), "grader", "graders"),
-    ("grader", Givens(), "description", "graders"),
+    ("strategy", FirstAccepted(), "description", "strategies"),
 ]
 
 
@@ -499,6 +499,19 @@ def test_an_installed_criterion_without_refuted_by_is_one_line_not_an_internal_e
         f"puzzle-engine: warning: {line.replace(' registers', ' (from sloppy-crit 0.1) registers')}"
         "; ignored (the rest of the plugin is loaded)",
         f"puzzle-engine: error: {line}"]
+
+
+@fast
+def test_a_grader_need_not_describe_itself():
+    """contract 2 asked a grader for ``name`` and ``grader`` alone: it still registers."""
+    class Plain:
+        name = "plain"
+
+        def grader(self, engine, ptype, params, options):
+            return GivensGrading()
+    host = fake_host()
+    assert host.register(plugin(graders=[Plain()]), name="plain", version="1")
+    assert host.warnings() == [] and isinstance(host.get("graders", "plain"), Plain)
 
 
 @fast
