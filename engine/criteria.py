@@ -59,6 +59,10 @@ def not_proven(result, best) -> Verdict:
 
 
 class Criterion:
+    """A base for criteria (the protocol is ``hookspecs.Criterion``): ``refuted_by`` never
+    refutes, ``checker`` asks ``judge`` about each board. Set ``name`` and ``description``
+    and implement ``judge``."""
+
     name = ""
     description = ""
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import calls
 from .errors import PuzzleInputError
-from .hookspecs import PuzzleType
+from .hookspecs import GradingSession, PuzzleType
 from .types import Board, Complexity
 
 #: The name of the complexity function a judge provides.
@@ -28,7 +28,8 @@ WHICH = ("svm", "thresholds")
 def make_grader(engine, ptype: PuzzleType, params: Mapping[str, Any], options):
     """The type's grader (``PuzzleType.grader``) for these params and grading options."""
     maker = engine.host.get("graders", ptype.grader, f" (named by {calls.owner(ptype)})")
-    return maker.grader(engine, ptype, params, options)
+    return engine.host.made("graders", ptype.grader,
+                            maker.grader(engine, ptype, params, options), GradingSession, "grading")
 
 
 def level_model(ptype: PuzzleType, params: Mapping[str, Any], model: Path | None,

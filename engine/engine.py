@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import calls
+from . import calls, hookspecs
 from .solving.backend import Backend
 from .solving.results import SolveResult
 from .solving.session import Session
@@ -286,7 +286,8 @@ class Engine:
 
     def checker(self, ptype: PuzzleType, params, full: Board):
         """isRemoveValid's checker for boards emptied from ``full``, by the type's criterion."""
-        return self.criterion(ptype).checker(self, ptype, params, full)
+        checker = self.criterion(ptype).checker(self, ptype, params, full)
+        return self.host.made("criteria", ptype.criterion, checker, hookspecs.Checker, "checker")
 
     def compiled_checker(self, ptype: PuzzleType, params, full: Board) -> Checker:
         return Checker(lambda board: self.compiled(ptype, self.checker_data(ptype, params, board)),

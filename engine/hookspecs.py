@@ -61,13 +61,19 @@ import random
 from abc import ABC
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import pluggy
 
 from .errors import PuzzleInputError
-from .types import (Complexity, ConstraintGroups, ExplanationBoard, Param, Parsed,
+from .types import (Board, Complexity, ConstraintGroups, ExplanationBoard, Param, Parsed,
                     PropagationLevel, Transformation, as_tuples, flatten)
+
+if TYPE_CHECKING:  # what the protocols return, defined above the contract's layer
+    from importlib.resources.abc import Traversable
+    from .criteria import Verdict
+    from .solving.results import Run
+    from .strategies.base import GenResult
 
 #: The contract this engine speaks. A plugin declares the one it was written for as
 #: ``PUZZLE_ENGINE_CONTRACT`` (a module or object attribute); any other is refused.
@@ -92,42 +98,388 @@ def register_puzzle_types(register: Register) -> None:
 
 @hookspec
 def register_strategies(register: Register) -> None:
-    """Call ``register(s)`` for each generation strategy, an object with the attributes of
-    ``puzzle_engine.strategies.Strategy``: ``name``, ``options`` (its command-line options
-    as ``Param``), ``hooks`` (the class whose methods a type must implement to use it) and
-    ``generate(engine, ptype, params, seed, options)``."""
+    """Call ``register(s)`` for each generation strategy: an object with every member of
+    ``Strategy`` below (``name``, ``description``, ``options``, ``hooks``,
+    ``make_options``, ``default_options``, ``record_options`` and
+    ``generate(engine, ptype, params, seed, options)``). Subclass
+    ``puzzle_engine.strategies.Strategy``, which handles options given as a dict."""
 
 
 @hookspec
 def register_criteria(register: Register) -> None:
-    """Call ``register(c)`` for each acceptance criterion, an object with the attributes
-    of ``puzzle_engine.criteria.Criterion`` (subclass it): ``name``, ``description`` and
-    ``judge(engine, ptype, params, instance, limit=1)``, which returns a
-    ``puzzle_engine.criteria.Verdict``: ``accepted`` (``True``, ``False``, or ``None`` when
-    the solver ran out of time: unknown, never accepted), ``solutions`` (the distinct
-    solutions seen, at most ``limit + 1``), ``status``, and optionally ``solution``,
-    ``value`` (an optimum, the correct answer's index) and ``fields`` (for the record).
-    ``limit`` is the most solutions an accepted instance may have (``--max-solutions``).
-    Optional: ``refuted_by(engine, ptype, params, solutions, limit=1)``, whether some true
-    solutions alone show the instance refused (default ``False``), and ``checker(engine,
-    ptype, params, full)``, the emptying strategy's checker (default: ``judge`` per
-    board)."""
+    """Call ``register(c)`` for each acceptance criterion: an object with every member of
+    ``Criterion`` below: ``name``, ``description``,
+    ``judge(engine, ptype, params, instance, limit=1)`` (a ``Verdict``),
+    ``refuted_by(engine, ptype, params, solutions, limit=1)`` (whether some true solutions
+    alone show the instance refused) and ``checker(engine, ptype, params, full)`` (the
+    emptying strategy's ``Checker``). Subclass ``puzzle_engine.criteria.Criterion``, whose
+    ``refuted_by`` says ``False`` and whose ``checker`` asks ``judge`` per board."""
 
 
 @hookspec
 def register_graders(register: Register) -> None:
-    """Call ``register(g)`` for each difficulty grader, an object with ``name`` and
-    ``grader(engine, ptype, params, options)``. That returns an object with
-    ``grade(instance, label)`` and ``close()``; ``grade`` measures one puzzle and returns
-    a result with ``to_json()`` (a dict, for ``grade --format json``) and optionally
-    ``summary()`` (one or more lines of text). The built-in ``multiple`` returns a
-    ``puzzle_engine.grading.Grade``, which level models learn from."""
+    """Call ``register(g)`` for each difficulty grader: an object with every member of
+    ``Grader`` below (``name``, ``description``, and
+    ``grader(engine, ptype, params, options)``, which makes a ``GradingSession``: ``grade``,
+    optionally ``nodes``, and ``close``)."""
 
 
 @hookspec
 def register_complexities(register: Register) -> None:
     """Call ``register(Complexity(name, level))`` for each complexity function C of
     GenPuzzles' binning: ``level(puzzle_type, params, instance)`` gives a hashable level."""
+
+
+# -- the registered objects: what a strategy, a criterion and a grader must have --------------
+# Each kind of object the hooks above register follows a protocol below, and so do the
+# objects they make (a criterion's ``Checker``, a grader's ``GradingSession``). The object need not
+# subclass the protocol, but it must have every member: subclassing
+# ``puzzle_engine.strategies.Strategy`` or ``puzzle_engine.criteria.Criterion`` provides
+# the members those classes say they provide. At registration the host checks each
+# member: present, callable for a method, and callable with the arguments the engine
+# passes (by position, and those with a default by name too). An object that falls short
+# is refused in one line naming the plugin, the object and the member, e.g.
+#
+#     plugin 'x' registers criterion 'y' without 'refuted_by' (see docs/plugin-authoring.md#criteria)
+#
+# and the rest of the plugin loads; a command on a type that names it stops with that
+# line. A method marked ``@optional`` may be left out (the engine checks for it and does
+# without); so may a data member given a value here, which is its default. What the engine
+# hands these objects (``engine``) is an ``EngineServices``.
+
+
+def optional(member: Callable) -> Callable:
+    """Marks a protocol method that an object may leave out (see above)."""
+    member.__optional__ = True  # type: ignore[attr-defined]
+    return member
+
+
+class Strategy(Protocol):
+    """A way to make puzzles (``register_strategies``), named by ``PuzzleType.strategy``.
+    Subclass ``puzzle_engine.strategies.Strategy``: it provides ``make_options``,
+    ``default_options`` and ``record_options`` for options that are a dict of values."""
+
+    #: The name a type gives as ``strategy``: letters, digits, ``-`` and ``_``.
+    name: str
+    #: One line for ``puzzle-engine gen NAME --help``.
+    description: str
+    #: Its command-line options, set as ``--name VALUE`` after the type's name.
+    options: tuple[Param, ...]
+    #: The class a type must be an instance of to use the strategy (``Emptying``...).
+    hooks: type
+    #: Whether a puzzle depends on the seed and options alone, not on which exact solver
+    #: answers: then a resumed batch may go on on another exact solver.
+    alike_on_exact_solvers: bool = False
+
+    def make_options(self, values: Mapping[str, Any], workers: int = 1) -> Any:
+        """The options object ``generate`` takes, from option values by name (the absent
+        ones at their defaults); ``workers`` is the number of processes that will generate
+        at once. Raise ``PuzzleInputError`` with a one-line message for a bad value."""
+
+    def default_options(self) -> Any:
+        """The options object of a call from Python that gives none."""
+
+    def record_options(self, options: Any) -> dict[str, Any]:
+        """The options that decide the puzzle, as JSON: kept in every record and compared
+        when a batch is resumed."""
+
+    def generate(self, engine: EngineServices, ptype: PuzzleType, params: Mapping[str, Any],
+                 seed: int, options: Any) -> GenResult:
+        """One puzzle from ``seed`` (``random.Random(seed)``: the only randomness), with its
+        variants: a ``puzzle_engine.strategies.GenResult`` whose ``puzzle`` is a
+        ``puzzle_engine.strategies.Puzzle``. The type's methods are called through
+        ``puzzle_engine.calls`` (checked, and naming the plugin when one fails)."""
+
+
+class Criterion(Protocol):
+    """When a puzzle is good enough to give a player (``register_criteria``), named by
+    ``PuzzleType.criterion``. Subclass ``puzzle_engine.criteria.Criterion``: it provides
+    ``refuted_by`` (never) and ``checker`` (``judge`` per board)."""
+
+    #: The name a type gives as ``criterion``.
+    name: str
+    #: One line for ``puzzle-engine plugins``.
+    description: str
+
+    def judge(self, engine: EngineServices, ptype: PuzzleType, params: Mapping[str, Any],
+              instance: Instance, limit: int = 1) -> Verdict:
+        """Whether ``instance`` is accepted, as a ``puzzle_engine.criteria.Verdict``:
+        ``accepted`` (``True``, ``False``, or ``None`` when the solver ran out of time:
+        unknown, never accepted), ``solutions`` (the distinct solutions seen, at most
+        ``limit + 1``; 0: none exists), ``status``, and optionally ``solution``, ``value``
+        (an optimum, the correct answer's index) and ``fields`` (for the record). ``limit``
+        is the most solutions an accepted instance may have (``--max-solutions``)."""
+
+    def refuted_by(self, engine: EngineServices, ptype: PuzzleType, params: Mapping[str, Any],
+                   solutions: Sequence[Solution], limit: int = 1) -> bool:
+        """Whether ``solutions``, true solutions of an instance that the type built without
+        a solver (``Growing.extensions``), alone show the instance refused (two different
+        ones under ``unique``). ``False`` when they cannot tell: the instance is judged."""
+
+    def checker(self, engine: EngineServices, ptype: PuzzleType, params: Mapping[str, Any],
+                full: Any) -> Checker:
+        """The ``emptying`` strategy's ``Checker`` for boards emptied from the full board
+        ``full``. ``unique`` gives ``engine.compiled_checker`` (the model flattened once);
+        a criterion may give a checker that judges each board with ``judge``
+        (``puzzle_engine.criteria.JudgeChecker``)."""
+
+
+class Checker(Protocol):
+    """What ``Criterion.checker`` gives the ``emptying`` strategy: how many solutions a board
+    emptied from one full board has, by the criterion. A type's ``is_remove_valid`` sees a
+    ``RemovalChecker`` in front of it."""
+
+    #: Questions that timed out (unknown, counted as refusals): the record's ``unknown``.
+    unknown: int
+
+    def at_most(self, board: Any, k: int = 1) -> bool:
+        """``True`` when ``board`` has at most ``k`` solutions; ``False`` when it has more
+        *or the solver timed out* (``unknown`` is then one more)."""
+
+    def count_other(self, board: Any, limit: int) -> tuple[int, bool]:
+        """The solutions of ``board`` other than the full board's (up to ``limit``), and
+        whether that count is definite (``False``: timed out)."""
+
+    def first_with_other(self, boards: Sequence[Any]) -> tuple[int | None, bool]:
+        """For boards each emptied further than the one before: the index of the first
+        with a solution other than the full board's (``None``: none), and whether that is
+        definite. ``(None, False)`` when the checker cannot tell in one question: the
+        strategy then asks ``count_other`` board by board."""
+
+    @optional
+    def accepted(self, board: Any, k: int) -> None:
+        """Learn that ``board`` has at most ``k`` solutions: the type decided it exactly
+        (``RemovalChecker.note``), so later questions may take it as proven."""
+
+    def close(self) -> None:
+        """Release what the checker holds (its sessions are the engine's)."""
+
+
+class RemovalChecker(Protocol):
+    """The checker a type's ``Emptying.is_remove_valid`` is given."""
+
+    def at_most(self, board: Any, k: int = 1) -> bool:
+        """As ``Checker.at_most``."""
+
+    def count_other(self, board: Any, limit: int) -> tuple[int, bool]:
+        """As ``Checker.count_other``."""
+
+    def note(self, label: str) -> None:
+        """Name the path that decided this removal (a non-empty ``str``): the record counts
+        removals by path under ``removals``. A note promises an exact decision."""
+
+    def session(self, data: Mapping[str, Any], solver: str | None = None) -> Session:
+        """``engine.session(ptype, data, solver)``: the type's model flattened once with
+        ``data``, kept and closed by the engine."""
+
+
+class Grader(Protocol):
+    """A way to measure difficulty (``register_graders``), named by ``PuzzleType.grader``.
+    It makes a ``GradingSession`` for one type and its parameters."""
+
+    #: The name a type gives as ``grader``.
+    name: str
+    #: One line that says what it measures.
+    description: str = ""
+
+    def grader(self, engine: EngineServices, ptype: PuzzleType, params: Mapping[str, Any],
+               options: Any) -> GradingSession:
+        """A ``GradingSession`` of ``ptype``'s puzzles with ``params``. ``options`` are
+        ``puzzle-engine grade``'s (a ``puzzle_engine.grading.GradeOptions``: ``runs``,
+        ``cutoff``, ``seed``, ``strengthen``, ``jobs``, ``steps``), or ``None`` for the
+        grader's own defaults (the growing strategy's ``--bias`` makes one to call
+        ``nodes`` alone)."""
+
+
+class GradingSession(Protocol):
+    """What ``Grader.grader`` makes: it grades puzzles of one type and its parameters."""
+
+    def grade(self, instance: Instance, label: str = "") -> GradeResult:
+        """Measure one puzzle (``label`` names it in error messages). The built-in
+        ``multiple`` returns a ``puzzle_engine.grading.Grade``, which level models learn
+        from."""
+
+    @optional
+    def nodes(self, instance: Instance, runs: int) -> float:
+        """A search figure for a solvable ``instance`` that need not be accepted, over
+        ``runs`` random orders: the growing strategy's ``--bias`` compares candidates by
+        it. Without it, ``--bias`` is refused for the type."""
+
+    def close(self) -> None:
+        """Release what the grading holds."""
+
+
+class GradeResult(Protocol):
+    """What ``GradingSession.grade`` returns."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The grade as plain JSON values (``grade --format json``)."""
+
+    @optional
+    def summary(self) -> str:
+        """One or more lines of text (``grade``); default: ``to_json`` as JSON."""
+
+
+@runtime_checkable
+class Session(Protocol):
+    """One compiled model kept open, asked many questions: what ``engine.session`` and
+    ``RemovalChecker.session`` give, and what every solver back end answers
+    (``puzzle_engine.solving.session``). Every question goes through ``run``: the givens
+    are assumptions of that question only, and so is everything else a question adds. A
+    question that runs out of its limit answers ``complete=False``: unknown, never a
+    proof. Answers do not depend on the back end (search effort, ``stats``, aside)."""
+
+    #: Flattening already proved the model unsatisfiable.
+    failed: bool
+
+    @property
+    def squares(self) -> int:
+        """The decision array's length."""
+
+    def unfixed(self) -> list[int]:
+        """The squares that flattening left as variables (the rest it fixed)."""
+
+    def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
+            stats: bool = False, solution: bool = False, differs: Board | None = None,
+            differs_at: Sequence[int] | None = None, stages: Mapping[int, int] | None = None,
+            arrays: Mapping[str, Sequence[int]] | None = None, every: bool = False) -> Run:
+        """Ask for solutions with ``board``'s givens (0: empty) fixed, up to ``limit``: a
+        ``puzzle_engine.solving.results.Run`` with ``found``, ``complete`` (``False``: the
+        solver ran out of its limit), ``stats``, ``first``, ``stage`` and ``every``.
+
+        :param order: the first solution is the least in the lexicographic order of these
+            squares (smallest value first); a process back end also branches in it.
+        :param stats: report search effort (``nodes``, ...): only process back ends.
+        :param solution: give the first solution's board (``Run.first``).
+        :param differs: count only solutions that differ from this full board on an empty
+            square (of ``differs_at``, default all).
+        :param stages: with ``differs``: a stage per empty square; ``Run.stage`` is the
+            least stage s such that a solution differs from ``differs`` on squares of
+            stages up to s only, or None when none differs.
+        :param arrays: values for other integer output arrays of the model, by name.
+        :param every: give each solution's board (``Run.every``).
+        """
+
+    def count(self, board: Board, limit: int, differs: Board | None = None,
+              differs_at: Sequence[int] | None = None) -> tuple[int, bool]:
+        """``run``'s count and whether it is definite."""
+
+    def shaped(self, board: Board) -> Any:
+        """The decision array as MiniZinc writes it: nested lists for 2-D and more."""
+
+    def close(self) -> None:
+        """Release the solver and its files; the session answers nothing after this."""
+
+
+class Registries(Protocol):
+    """``engine.host``: the plugins and what they registered."""
+
+    def get(self, registry: str, name: str, flag: str = "") -> Any:
+        """A registered object by name: ``registry`` is ``"strategies"``, ``"criteria"``,
+        ``"graders"`` or ``"complexities"`` (a new criterion may build on ``unique``).
+        An unknown name is a one-line ``PuzzleInputError``."""
+
+    def get_type(self, name: str) -> PuzzleType:
+        """A registered puzzle type by name."""
+
+    def get_complexity(self, name: str) -> Complexity:
+        """A registered complexity function by name."""
+
+
+class SolverService(Protocol):
+    """``engine.backend``: the solver the engine is bound to, for a strategy's record."""
+
+    #: The solver's ``SolverInfo``: ``id``, ``name``, ``version``, ``tags``.
+    info: Any
+    #: Solver runs so far (a strategy records how many one puzzle took).
+    calls: int
+
+    @property
+    def solver_id(self) -> str:
+        """The solver's id (``org.gecode.gecode``...)."""
+
+
+class EngineServices(Protocol):
+    """The engine, as the registered objects above and a type's ``OwnGenerator.generate``
+    see it (``engine``): the type's own methods called and checked, its model solved, and
+    the other registered objects. ``puzzle_engine.engine.Engine`` is one."""
+
+    #: The plugins and their registries.
+    host: Registries
+    #: The solver.
+    backend: SolverService
+
+    def check_params(self, ptype: PuzzleType, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The canonical parameters from raw ones (``PuzzleType.check_params``, checked)."""
+
+    def solve(self, ptype: PuzzleType, params: Mapping[str, Any], instance: Instance,
+              nr_solutions: int = 1, extra: Sequence[str] = (), goal: str | None = None,
+              option: tuple[int, bool] | None = None) -> tuple[Any, list]:
+        """Solutions of ``instance`` (up to ``nr_solutions``; 0: all), as the type's
+        (``from_solution``), with the result: a ``SolveResult`` whose ``status`` is a
+        ``Status`` and ``objective`` an optimum's value. ``extra``: MiniZinc code added to
+        the model; ``goal="satisfy"``: drop the objective; ``option=(i, holds)``: only
+        solutions where answer option i holds (or fails)."""
+
+    def key(self, ptype: PuzzleType, params: Mapping[str, Any], solution: Solution) -> Hashable:
+        """The type's ``solution_key``, checked to be hashable."""
+
+    def complete(self, ptype: PuzzleType, params: Mapping[str, Any], board: Any,
+                 order: Sequence[int] | None = None) -> Any:
+        """The least solution of a grid ``board`` in the order of the squares ``order``
+        (default: row by row), or ``None``: the same on every exact solver."""
+
+    def unique_solution(self, ptype: PuzzleType, params: Mapping[str, Any], instance: Instance,
+                        what: str = "the puzzle") -> Solution:
+        """The one solution of ``instance``; an error when it has none, more, or the solver
+        timed out."""
+
+    def features(self, ptype: PuzzleType, params: Mapping[str, Any], instance: Instance,
+                 solution: Solution | None = None) -> dict[str, float]:
+        """The type's features of a puzzle with a unique solution."""
+
+    def session(self, ptype: PuzzleType, data: Mapping[str, Any],
+                solver: str | None = None) -> Session:
+        """A ``Session`` on the type's model flattened with ``data`` (no givens), opened
+        once per engine, data and solver and closed by the engine, never by the caller."""
+
+    def data(self, ptype: PuzzleType, params: Mapping[str, Any], instance: Instance
+             ) -> dict[str, Any]:
+        """The MiniZinc data of ``instance`` (``to_data``, checked)."""
+
+    def checker_data(self, ptype: PuzzleType, params: Mapping[str, Any], board: Any
+                     ) -> dict[str, Any]:
+        """The data to flatten a grid board's checks from (``checker_data``, or the empty
+        board's ``to_data``)."""
+
+    def board_size(self, ptype: PuzzleType, params: Mapping[str, Any]) -> int:
+        """A grid type's number of squares, checked."""
+
+    def transformations(self, ptype: PuzzleType, params: Mapping[str, Any]
+                        ) -> list[Transformation]:
+        """The type's symmetries, checked."""
+
+    def random_variant(self, ptype: PuzzleType, params: Mapping[str, Any],
+                       rng: random.Random) -> Callable[[Any], Any]:
+        """One random composition of the type's transformations, drawn from ``rng``."""
+
+    def criterion(self, ptype: PuzzleType) -> Criterion:
+        """The criterion the type names."""
+
+    def strategy(self, ptype: PuzzleType) -> Strategy:
+        """The strategy the type names, checked to be one it can use."""
+
+    def checker(self, ptype: PuzzleType, params: Mapping[str, Any], full: Any) -> Checker:
+        """The type's criterion's ``Checker`` for boards emptied from ``full``."""
+
+    def compiled_checker(self, ptype: PuzzleType, params: Mapping[str, Any], full: Any
+                         ) -> Checker:
+        """The checker of ``unique``: the model flattened once, each board a question."""
+
+    def generate(self, ptype: PuzzleType, params: Mapping[str, Any], seed: int,
+                 options: Any = None) -> GenResult:
+        """One puzzle from ``seed`` by the type's strategy (``options``: its options
+        object, a mapping of option values, or ``None`` for the defaults)."""
 
 
 # -- a puzzle type: the core, and the facets it opts into -------------------------------------
@@ -465,7 +817,7 @@ class Grading(Facet):
         global cardinality constraint). It must not change the solutions."""
         return None
 
-    def grading_model(self, params: Mapping[str, Any]):
+    def grading_model(self, params: Mapping[str, Any]) -> Traversable | str | None:
         """The path of a trained level model (``puzzle-engine train``) shipped for these
         params, or ``None``."""
         return None
@@ -710,3 +1062,5 @@ __all__ = ["CONTRACT_VERSION", "FACETS", "Codec", "Complexity", "Drawing", "Empt
            "Templates", "facet_of", "hookspec", "offers", "register_complexities",
            "register_criteria", "register_graders", "register_puzzle_types",
            "register_strategies"]
+__all__ += ["Checker", "Criterion", "EngineServices", "GradeResult", "Grader", "GradingSession",
+            "Registries", "RemovalChecker", "Session", "SolverService", "Strategy", "optional"]

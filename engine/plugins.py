@@ -11,7 +11,9 @@ generation strategies, acceptance criteria, graders and complexity functions. A 
 registered once: a second registration is refused with the names of both plugins, and
 the built-in plugins register first, so they are never displaced. A puzzle type with an
 option the command line keeps for itself (``RESERVED_OPTIONS``) or its strategy's is
-refused too.
+refused too, and so is a strategy, criterion or grader that lacks a member of its protocol
+in ``hookspecs`` (``lacks``): one line names the plugin, the object and the member, and a
+type that names the refused object is told the same when it is used.
 
 What a command says about the plugins (``Host.warnings``) is one line per plugin with a
 problem, naming the package it came from; a plugin that took over ``SLOW_LOAD`` seconds to
@@ -19,6 +21,7 @@ load, and a plugin name that two installed packages declare, are one line each.
 """
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from dataclasses import dataclass, field
@@ -29,6 +32,7 @@ import pluggy
 from . import contract_v2, hookspecs
 from .errors import PluginError, PuzzleInputError, UnknownPuzzleError, one_line
 from .hookspecs import ADAPTED_CONTRACT, CONTRACT_VERSION, Codec, FlatBoard, PuzzleType
+from .types import Param
 
 GROUP = "puzzle_engine"
 #: A plugin whose loading (its import and registration) takes longer, in seconds, is named
@@ -51,14 +55,103 @@ RESERVED_OPTIONS = frozenset((
     "grade-seed", "grader", "help", "jobs", "max-size", "model", "no-steps",
     "no-strengthen", "out", "per-label", "puzzle", "resume", "runs", "scheduler", "seed",
     "solver", "steps", "strengthen", "time-limit", "workers"))
-#: registry name -> (hook, what an object must have, what it is called in messages)
+#: registry name -> (hook, what an object must have: its attributes, or the protocol of
+#: ``hookspecs`` it must follow, what it is called in messages)
 REGISTRIES = {
     "types": ("register_puzzle_types", (), "puzzle type"),
-    "strategies": ("register_strategies", ("name", "options", "hooks", "generate"), "strategy"),
-    "criteria": ("register_criteria", ("name", "judge"), "criterion"),
-    "graders": ("register_graders", ("name", "grader"), "grader"),
+    "strategies": ("register_strategies", hookspecs.Strategy, "strategy"),
+    "criteria": ("register_criteria", hookspecs.Criterion, "criterion"),
+    "graders": ("register_graders", hookspecs.Grader, "grader"),
     "complexities": ("register_complexities", ("name", "level"), "complexity function"),
 }
+#: Where the authoring guide describes each protocol: a refusal points there.
+GUIDE = "docs/plugin-authoring.md"
+SECTIONS = {hookspecs.Strategy: "strategies", hookspecs.Criterion: "criteria",
+            hookspecs.Grader: "graders", hookspecs.GradingSession: "graders",
+            hookspecs.Checker: "criteria"}
+
+
+@dataclass(frozen=True)
+class Member:
+    """One member of a protocol of ``hookspecs``: a method (with its signature, ``self``
+    left out) or a data attribute (``signature`` None), required or not."""
+
+    name: str
+    required: bool
+    signature: inspect.Signature | None = None
+
+    def shown(self) -> str:
+        """The member as the guide writes it: ``judge(engine, ..., limit=1)``."""
+        if self.signature is None:
+            return self.name
+        words = [p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
+                 for p in self.signature.parameters.values()]
+        return f"{self.name}({', '.join(words)})"
+
+
+def members(protocol: type) -> list[Member]:
+    """The members of ``protocol`` (a class of ``hookspecs``), data first, in the order
+    declared. A method marked ``@optional``, and a data attribute with a value there,
+    may be left out."""
+    found = [Member(name, name not in vars(protocol))
+             for name in vars(protocol).get("__annotations__", {})]
+    for name, value in vars(protocol).items():
+        if name.startswith("_"):
+            continue
+        if isinstance(value, property):
+            found.append(Member(name, True))
+        elif inspect.isfunction(value):
+            signature = inspect.signature(value)
+            signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+            found.append(Member(name, not getattr(value, "__optional__", False), signature))
+    return found
+
+
+def _takes(function, wanted: inspect.Signature) -> bool:
+    """Whether ``function`` can be called as the engine calls a member of signature
+    ``wanted``: every argument by position, and those with a default by name too."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # a built-in without a signature: take it on trust
+        return True
+    params = list(wanted.parameters.values())
+    needed = [p for p in params if p.default is inspect.Parameter.empty]
+    try:
+        signature.bind(*params)
+        signature.bind(*needed, **{p.name: p for p in params if p not in needed})
+    except TypeError:
+        return False
+    return True
+
+
+def lacks(item, protocol: type) -> str | None:
+    """What ``item`` lacks of ``protocol``, as the end of a sentence ("without
+    'refuted_by'"), or None when it has every required member, each method callable with
+    the arguments the engine passes."""
+    for member in members(protocol):
+        if not hasattr(item, member.name):
+            if member.required:
+                return f"without '{member.name}'"
+            continue
+        if member.signature is None:
+            continue
+        value = getattr(item, member.name)
+        if not callable(value):
+            return f"whose '{member.name}' is not callable"
+        if not _takes(value, member.signature):
+            return f"whose '{member.name}' cannot be called as {member.shown()}"
+    return None
+
+
+def guide(protocol: type) -> str:
+    """The authoring guide's section on ``protocol``."""
+    return f"{GUIDE}#{SECTIONS[protocol]}"
+
+
+def _good_name(name) -> bool:
+    """A registered name: a non-empty str of letters, digits, ``-`` and ``_``."""
+    return isinstance(name, str) and bool(name) and name.replace("-", "").replace(
+        "_", "").isalnum()
 
 
 @dataclass
@@ -78,7 +171,9 @@ class PluginFailure:
     def line(self) -> str:
         if self.skipped:
             return f"{self.who()} is broken and was skipped: {self.error}"
-        return f"{self.who()}: {self.error} (the rest of the plugin is loaded)"
+        # "plugin 'x' registers criterion 'y' without 'refuted_by' (see ...)": one sentence
+        said = f" {self.error}" if self.error.startswith("registers ") else f": {self.error}"
+        return f"{self.who()}{said} (the rest of the plugin is loaded)"
 
 
 @dataclass
@@ -112,6 +207,7 @@ class Host:
         self._owners: dict[str, dict[str, str]] = {}  # registry -> name -> plugin
         #: Plugins written for contract 2, whose types are adapted (``contract_v2``).
         self.adapted: set[str] = set()
+        self._refused: dict[str, dict[str, str]] = {}  # registry -> name -> why refused
 
     @property
     def hook(self):
@@ -152,6 +248,7 @@ class Host:
         hookname, needs, what = REGISTRIES[registry]
         found: dict = {}
         owner: dict = {}
+        refused: dict[str, str] = {}  # name -> why it was refused
         impls = getattr(self.pm.hook, hookname).get_hookimpls()
         # Built-ins first, whatever their order in pluggy (tryfirst/trylast, load order):
         # a third party that registers a built-in's name is the one refused. Plugins are
@@ -172,9 +269,17 @@ class Host:
                 self.load_seconds[plugin] = (self.load_seconds.get(plugin, 0.0)
                                              + time.perf_counter() - start)
             for item in collected:
-                problem = self._problem(registry, item, needs, what)
+                try:
+                    problem = self._problem(registry, item, needs, what)
+                except Exception as exc:  # noqa: BLE001 - an attribute that raises
+                    problem = (f"{hookname}: a {what} whose attributes raise "
+                               f"{type(exc).__name__}: {one_line(exc)}")
                 if problem:
-                    self._note(plugin, f"{hookname}: {problem}; ignored", skipped=False)
+                    self._note(plugin, f"{problem}; ignored", skipped=False)
+                    name = getattr(item, "name", None) if problem.startswith("registers") \
+                        else None
+                    if _good_name(name):  # a type naming it is told why it is missing
+                        refused.setdefault(name, f"plugin '{plugin}' {problem}")
                     continue
                 if registry == "types":
                     problem = self._facet_problem(item, plugin in self.adapted)
@@ -197,6 +302,7 @@ class Host:
                     item.plugin, item.plugin_version = plugin, self.versions.get(plugin, "")
                 found[key], owner[key] = item, plugin
         self._owners[registry] = owner
+        self._refused[registry] = {k: v for k, v in refused.items() if k not in found}
         return found
 
     def _reserved(self, ptype: PuzzleType) -> str | None:
@@ -253,20 +359,44 @@ class Host:
         return None
 
     @staticmethod
-    def _problem(registry: str, item, needs: tuple[str, ...], what: str) -> str | None:
-        """Why ``item`` cannot be registered, or None."""
+    def _problem(registry: str, item, needs, what: str) -> str | None:
+        """Why ``item`` cannot be registered, to follow "plugin 'x' ", or None. ``needs`` is
+        the attributes ``item`` must have, or the protocol of ``hookspecs`` it follows."""
+        hookname = REGISTRIES[registry][0]
         if registry == "types":
             if isinstance(item, type):
-                return f"registered the class {item.__name__}, not an instance of it"
+                return f"{hookname}: registered the class {item.__name__}, not an instance of it"
             if not isinstance(item, PuzzleType):
-                return f"{type(item).__name__} is not a PuzzleType"
+                return f"{hookname}: {type(item).__name__} is not a PuzzleType"
+        if isinstance(needs, type):
+            return Host._unlike(item, needs, what)
         missing = [a for a in ("name", *needs) if not hasattr(item, a)]
         if missing:
-            return f"a {what} needs {', '.join(missing)}"
-        if not isinstance(item.name, str) or not item.name or not item.name.replace("-", "").replace(
-                "_", "").isalnum():
-            return f"bad {what} name {item.name!r}"
+            return f"{hookname}: a {what} needs {', '.join(missing)}"
+        if not _good_name(item.name):
+            return f"{hookname}: bad {what} name {item.name!r}"
         return None
+
+    @staticmethod
+    def _unlike(item, protocol: type, what: str) -> str | None:
+        """How ``item`` fails ``protocol``, or None."""
+        see = f"(see {guide(protocol)})"
+        if isinstance(item, type):
+            return f"registers the class {item.__name__} as a {what}, not an instance of it {see}"
+        if not hasattr(item, "name"):
+            return f"registers a {what} ({type(item).__name__}) without 'name' {see}"
+        if not _good_name(item.name):
+            return f"registers a {what} with the bad name {item.name!r} {see}"
+        lacking = lacks(item, protocol)
+        if lacking is None and not isinstance(getattr(item, "description", ""), str):
+            lacking = "whose 'description' is not a str"
+        if lacking is None and protocol is hookspecs.Strategy:
+            if not isinstance(item.hooks, type):
+                lacking = "whose 'hooks' is not a class"
+            elif not isinstance(item.options, (tuple, list)) or not all(
+                    isinstance(o, Param) for o in item.options):
+                lacking = "whose 'options' is not a tuple of Param"
+        return None if lacking is None else f"registers {what} '{item.name}' {lacking} {see}"
 
     def _note(self, name: str, error: str, skipped: bool = True) -> None:
         """Record a failure once, however often the registries are collected."""
@@ -318,11 +448,29 @@ class Host:
     def get(self, registry: str, name: str, flag: str = ""):
         """A registered strategy, criterion, grader or complexity function by name."""
         found = self.registry(registry)
+        if name not in found and name in self._refused.get(registry, {}):
+            raise PluginError(self._refused[registry][name])
         if name not in found:
             what = REGISTRIES[registry][2]
             known = ", ".join(sorted(found)) or "none"
             raise PuzzleInputError(f"unknown {what} '{name}'{flag} (known: {known})")
         return found[name]
+
+    def owner(self, registry: str, name: str) -> str:
+        """The plugin that registered ``name`` in ``registry``."""
+        self.registry(registry)
+        return self._owners.get(registry, {}).get(name, "")
+
+    def made(self, registry: str, name: str, product, protocol: type, what: str):
+        """``product``, which the registered ``name`` made (a criterion's checker, a
+        grader's grading), checked against ``protocol``: a one-line ``PluginError`` naming
+        the plugin and the member it lacks."""
+        lacking = lacks(product, protocol)
+        if lacking is not None:
+            kind = REGISTRIES[registry][2]
+            raise PluginError(f"plugin '{self.owner(registry, name)}' {kind} '{name}' makes "
+                              f"a {what} {lacking} (see {guide(protocol)})")
+        return product
 
     def get_complexity(self, name: str):
         return self.get("complexities", name)

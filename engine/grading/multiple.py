@@ -342,8 +342,9 @@ class MultipleMethod:
     name = "multiple"
     description = "mean search nodes over random orders, with SAC + implied constraints first"
 
-    def grader(self, engine, ptype, params, options: GradeOptions = GradeOptions()) -> Grader:
-        return Grader(engine, ptype, params, options)
+    def grader(self, engine, ptype, params, options: GradeOptions | None = None) -> Grader:
+        """``options`` None: the defaults (``GradeOptions()``)."""
+        return Grader(engine, ptype, params, GradeOptions() if options is None else options)
 
 
 MULTIPLE = MultipleMethod()

@@ -15,7 +15,8 @@ exact solver is the puzzle made on another. Search effort (``stats``) is the exc
 only a back end that reports nodes can grade.
 
 A question that runs out of its limit answers ``Run(found, complete=False)``: unknown,
-never a proof. Every back end, and the fast tier's fake solver, implements this protocol.
+never a proof. Every back end, and the fast tier's fake solver, implements this protocol:
+``Session``, declared in ``puzzle_engine.hookspecs`` with the rest of the plugin contract.
 """
 from __future__ import annotations
 
@@ -23,53 +24,10 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ..hookspecs import Session  # declared with the contract, where a plugin author reads
 from ..types import Board
 from ..errors import SolverError
 from .results import Run, SolveResult
-
-
-@runtime_checkable
-class Session(Protocol):
-    """A compiled model kept open for questions (see the module's docstring)."""
-
-    #: Flattening already proved the model unsatisfiable.
-    failed: bool
-
-    @property
-    def squares(self) -> int:
-        """The decision array's length."""
-
-    def unfixed(self) -> list[int]:
-        """The squares that flattening left as variables (the rest it fixed)."""
-
-    def run(self, board: Board, limit: int = 1, order: Sequence[int] | None = None,
-            stats: bool = False, solution: bool = False, differs: Board | None = None,
-            differs_at: Sequence[int] | None = None, stages: Mapping[int, int] | None = None,
-            arrays: Mapping[str, Sequence[int]] | None = None, every: bool = False) -> Run:
-        """Ask for solutions with ``board``'s givens (0: empty) fixed, up to ``limit``.
-
-        :param order: the first solution is the least in the lexicographic order of these
-            squares (smallest value first); a process back end also branches in it.
-        :param stats: report search effort (``nodes``, ...): only process back ends.
-        :param solution: give the first solution's board (``Run.first``).
-        :param differs: count only solutions that differ from this full board on an empty
-            square (of ``differs_at``, default all).
-        :param stages: with ``differs``: a stage per empty square; ``Run.stage`` is the
-            least stage s such that a solution differs from ``differs`` on squares of
-            stages up to s only, or None when none differs.
-        :param arrays: values for other integer output arrays of the model, by name.
-        :param every: give each solution's board (``Run.every``).
-        """
-
-    def count(self, board: Board, limit: int, differs: Board | None = None,
-              differs_at: Sequence[int] | None = None) -> tuple[int, bool]:
-        """``run``'s count and whether it is definite."""
-
-    def shaped(self, board: Board) -> Any:
-        """The decision array as MiniZinc writes it: nested lists for 2-D and more."""
-
-    def close(self) -> None:
-        """Release the solver and its files; the session answers nothing after this."""
 
 
 def literal(name: str) -> bool:

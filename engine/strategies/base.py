@@ -69,10 +69,10 @@ class GenResult:
 
 
 class Strategy:
-    """A way to make puzzles. Subclasses set ``name``, ``options`` (their command-line
-    options), ``hooks`` (the class a type must subclass to use it) and implement
-    ``generate``; ``make_options`` turns the option values into the object ``generate``
-    takes (a dict by default)."""
+    """A way to make puzzles (the protocol is ``hookspecs.Strategy``). Subclasses set
+    ``name``, ``options`` (their command-line options), ``hooks`` (the class a type must
+    subclass to use it) and implement ``generate``; ``make_options`` turns the option
+    values into the object ``generate`` takes (a dict by default)."""
 
     name: str = ""
     description: str = ""

@@ -20,7 +20,7 @@ from typing import Any
 from .. import calls
 from ..errors import PluginError
 from ..criteria import Verdict
-from ..hookspecs import Growing
+from ..hookspecs import GradingSession, Growing
 from ..types import Param, Status
 from .base import GenResult, Puzzle, Strategy, check_range
 
@@ -159,6 +159,15 @@ class GrowingStrategy(Strategy):
 
 
 def _grader(engine, ptype, params):
-    from ..grading import GradeOptions
-    maker = engine.host.get("graders", ptype.grader)
-    return maker.grader(engine, ptype, params, GradeOptions(runs=5))
+    """The type's grader's ``GradingSession`` at its own default options (``None``: a strategy
+    knows no grader's options class), which must measure ``nodes``."""
+    maker = engine.host.get("graders", ptype.grader, f" (named by {calls.owner(ptype)})")
+    grading = engine.host.made("graders", ptype.grader, maker.grader(engine, ptype, params, None),
+                               GradingSession, "grading")
+    if not callable(getattr(grading, "nodes", None)):
+        grading.close()
+        raise PluginError(f"plugin '{engine.host.owner('graders', ptype.grader)}' grader "
+                          f"'{ptype.grader}' makes a grading without 'nodes(instance, runs)', "
+                          f"which --bias needs to measure candidates (see "
+                          "docs/plugin-authoring.md#graders)")
+    return grading

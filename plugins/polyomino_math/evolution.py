@@ -171,4 +171,8 @@ class Evolutionary:
     description = "the paper's evolutionary hardness: area under the best-fitness curve"
 
     def grader(self, engine, ptype, params, options):
+        """``options`` None (hookspecs.Grader): the defaults, 50 runs from seed 0."""
+        if options is None:
+            from puzzle_engine.grading import GradeOptions
+            options = GradeOptions()
         return EAGrader(engine, ptype, params, options)
