@@ -4,14 +4,16 @@ Plugins are found through the entry-point group ``puzzle_engine``. The environme
 variable ``PUZZLE_ENGINE_PLUGINS`` (comma-separated entry-point names) narrows the set;
 set to an empty string, it loads none. A plugin that fails to import, declares another
 contract version, or fails to register its objects is recorded in ``Host.failures`` and
-left out; the host carries on.
+left out; the host carries on. A plugin of contract 2 loads, its types adapted to contract
+3's facets as they register (``contract_v2``); a type that cannot be is refused.
 
 The host keeps five registries, filled through the ``register_*`` hooks: puzzle types,
 generation strategies, acceptance criteria, graders and complexity functions. A name is
 registered once: a second registration is refused with the names of both plugins, and
 the built-in plugins register first, so they are never displaced. A puzzle type with an
 option the command line keeps for itself (``RESERVED_OPTIONS``) or its strategy's is
-refused too, and so is a strategy, criterion or grader that lacks a member of its protocol
+refused too, and so is one that breaks its facets (not a ``Codec``, a facet's method
+without the facet, a ``FlatBoard`` that reads its own solution), and so is a strategy, criterion or grader that lacks a member of its protocol
 in ``hookspecs`` (``lacks``): one line names the plugin, the object and the member, and a
 type that names the refused object is told the same when it is used.
 

@@ -12,6 +12,7 @@ import itertools
 
 from puzzle_engine import (Codec, Growing, MultipleChoice, OwnGenerator, Param, PuzzleType,
                            hookimpl)
+from puzzle_engine.hookspecs import facet_of
 from puzzle_engine.plugins import get_host
 
 from fake_solver import LATIN, latin_squares
@@ -141,9 +142,14 @@ ORACLES = {**{t.name: LATIN for t in TYPES if t is not Knapsack}, Knapsack.name:
 
 def fake_host(**changes):
     """A host with the built-in plugins and one plugin, 'fake_types', that registers every
-    toy type; ``changes`` maps a type's name to class attributes to change."""
+    toy type; ``changes`` maps a type's name to class attributes to change (a method of a
+    facet makes the type one: ``split_data``, a ``SplitModel``)."""
     host = get_host()
-    made = [type(t.__name__, (t,), changes.get(t.name, {}))() for t in TYPES]
+
+    def facets(t):
+        found = (facet_of(name) for name in changes.get(t.name, {}))
+        return tuple(dict.fromkeys(f for f in found if f is not None and not issubclass(t, f)))
+    made = [type(t.__name__, (t, *facets(t)), changes.get(t.name, {}))() for t in TYPES]
 
     class Plugin:
         PUZZLE_ENGINE_CONTRACT = 3

@@ -113,8 +113,8 @@ def test_a_flat_board_is_a_facet_not_a_strategy():
 @pytest.mark.parametrize("ptype, says", [
     (type("NoCodec", (PuzzleType,), {"name": "no_codec"})(),
      "puzzle type 'no_codec' was refused: it is not a Codec"),
-    (type("Undeclared", (Core,), {"name": "undeclared", "render_svg": lambda *a: None})(),
-     "puzzle type 'undeclared' was refused: it writes render_svg, a method of the Drawing "
+    (type("Undeclared", (Core,), {"name": "undeclared_drawing", "render_svg": lambda *a: None})(),
+     "puzzle type 'undeclared_drawing' was refused: it writes render_svg, a method of the Drawing "
      "facet, but is not a Drawing (add Drawing to its base classes"),
     (type("OwnReading", (v2.V2PlainLatin, Codec), {"name": "own_reading"})(),
      "puzzle type 'own_reading' was refused: it is a FlatBoard and writes from_solution, "
@@ -242,7 +242,7 @@ def test_a_contract_2_type_is_a_flat_board_only_when_it_empties():
     like a FlatBoard's (a helper ``structure``) is not made one by the adapter, while the
     same class under contract 3 is refused for writing a facet's method without it."""
     class Walls(PuzzleType, Growing):
-        name = "walls"
+        name = "walled_growth"
 
         def structure(self, params, board):
             return frozenset()
@@ -255,12 +255,12 @@ def test_a_contract_2_type_is_a_flat_board_only_when_it_empties():
     host = get_host()
     assert host.register(plugin(Walls(), contract=2), name="old_walls")
     assert host.warnings() == []
-    walls = host.get_type("walls")
+    walls = host.get_type("walled_growth")
     assert isinstance(walls, Codec) and not isinstance(walls, FlatBoard)
     assert isinstance(walls, Growing)
     fresh = get_host()
     assert fresh.register(plugin(type("Walls3", (Walls, Codec), {})()), name="new_walls")
     assert fresh.warnings() == [
-        "plugin 'new_walls': puzzle type 'walls' was refused: it writes structure, a method "
+        "plugin 'new_walls': puzzle type 'walled_growth' was refused: it writes structure, a method "
         "of the FlatBoard facet, but is not a FlatBoard (add FlatBoard to its base classes; "
         "see docs/plugin-authoring.md) (the rest of the plugin is loaded)"]
