@@ -13,9 +13,10 @@ registered once: a second registration is refused with the names of both plugins
 the built-in plugins register first, so they are never displaced. A puzzle type with an
 option the command line keeps for itself (``RESERVED_OPTIONS``) or its strategy's is
 refused too, and so is one that breaks its facets (not a ``Codec``, a facet's method
-without the facet, a ``FlatBoard`` that reads its own solution), and so is a strategy, criterion or grader that lacks a member of its protocol
-in ``hookspecs`` (``lacks``): one line names the plugin, the object and the member, and a
-type that names the refused object is told the same when it is used.
+without the facet, a ``FlatBoard`` that reads its own solution), and so is a strategy,
+criterion or grader that lacks a member of its protocol in ``hookspecs`` (``lacks``): one
+line names the plugin, the object and the member, and a type that names the refused
+object is told the same when it is used.
 
 What a command says about the plugins (``Host.warnings``) is one line per plugin with a
 problem, naming the package it came from; a plugin that took over ``SLOW_LOAD`` seconds to
