@@ -66,6 +66,8 @@ from .types import (Complexity, ConstraintGroups, ExplanationBoard, Param, Parse
 CONTRACT_VERSION = 2
 
 hookspec = pluggy.HookspecMarker("puzzle_engine")
+#: The mark of a plugin's hook implementations (also ``puzzle_engine.hookimpl``).
+hookimpl = pluggy.HookimplMarker("puzzle_engine")
 
 Instance = Any   #: a puzzle as its type holds it
 Solution = Any   #: a solution as its type holds it

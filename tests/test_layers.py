@@ -1,11 +1,14 @@
 """Layers that cannot loop (issue 40, item 3): the engine's own registrations load through
-an entry point like every plugin."""
+an entry point like every plugin, and no function-level import holds a cycle together."""
+import ast
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 
 import pytest
 
 from puzzle_engine import plugins
 from puzzle_engine.errors import PuzzleInputError
+from puzzle_engine.grading import GradeOptions, Grader
 from puzzle_engine.plugins import ENGINE_PLUGIN, GROUP, get_host
 
 
@@ -61,3 +64,48 @@ def test_a_missing_engine_entry_point_is_named_in_one_line(monkeypatch):
     assert "reinstall puzzle-engine" in line
     assert list(host.types) == ["sudoku"]
 
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# -- function-level imports --------------------------------------------------------------
+
+def _function_level_imports(path: Path):
+    """The line numbers of the imports of ``path`` inside a function or class, but not
+    under ``if TYPE_CHECKING:``."""
+    def walk(node, inside):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)) and inside:
+                yield child.lineno
+            yield from walk(child, inside or isinstance(
+                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    return walk(ast.parse(path.read_text()), False)
+
+
+@pytest.mark.fast
+def test_every_function_level_import_in_the_engine_says_why():
+    """No import inside a function holds a cycle together any more: the ones left are
+    deliberate (a heavy or optional package, or what a command loads only when asked),
+    and each says so in a comment on its line, on an import line just above it, or on
+    the line above those."""
+    unexplained = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        lines = path.read_text().splitlines()
+        for lineno in _function_level_imports(path):
+            k = lineno - 1
+            while "#" not in lines[k] and k > 0 and \
+                    lines[k - 1].lstrip().startswith(("import ", "from ")):
+                k -= 1
+            if "#" not in lines[k] and not lines[k - 1].lstrip().startswith("#"):
+                unexplained.append(f"{path.relative_to(ROOT)}:{lineno}: {lines[lineno - 1].strip()}")
+    assert unexplained == []
+
+
+@pytest.mark.fast
+def test_a_grader_asked_for_steps_is_given_the_step_rating():
+    """The grader builds no engine of its own: ``GradeOptions.steps`` needs the step
+    rating passed in (``difficulty.make_grader`` passes the explainer's)."""
+    with pytest.raises(ValueError, match="GradeOptions.steps needs rate_steps"):
+        Grader(None, None, {}, GradeOptions(steps=True))

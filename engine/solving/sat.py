@@ -42,6 +42,8 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from importlib.metadata import version
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +51,7 @@ from .. import processes
 from ..errors import SolverError
 from ..types import Board, Status
 from . import registration
+from .cpsat import parse_flags
 from .flatzinc import Call, FznError, Item, decision_names, parse
 from .results import Run, SolveResult
 from .session import SessionBase, literal
@@ -129,7 +132,7 @@ class Core:
         """The solver, fed every clause of the encoding so far (the encoding may add
         clauses when a literal is first asked for)."""
         if self._solver is None:
-            from pysat.solvers import Solver
+            from pysat.solvers import Solver  # lazy: python-sat loads only when a SAT solve runs
             self._solver = Solver(name=CADICAL)
             self._fed = 0
         clauses = self.enc.clauses
@@ -556,7 +559,6 @@ def solve_text(text: str, all_solutions: bool, limit: int, time_limit: float | N
 def run_args(args: Sequence[str]) -> tuple[str, str, int]:
     """Run what a FlatZinc solver's command line asks (flags and one file, ``-`` for
     standard input): ``(stdout, stderr, exit code)``."""
-    from .cpsat import parse_flags
     label = "sat"
     try:
         opts, rest = parse_flags(args, runner=NAME, flags=STD_FLAGS)
@@ -585,8 +587,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- registering with MiniZinc and the engine ----------------------------------------------
 
 def solver_config() -> dict[str, Any]:
-    from importlib.metadata import version
-    from importlib.resources import files
     return {
         "id": SOLVER_ID,
         "name": NAME,

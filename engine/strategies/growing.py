@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from .. import calls
-from ..errors import PluginError
+from ..errors import PluginError, PuzzleInputError
 from ..criteria import Verdict
 from ..hookspecs import Growing
 from ..types import Param, Status
@@ -54,7 +54,6 @@ class GrowingStrategy(Strategy):
         check_range("carry", options["carry"], 0, options["max_steps"])
         for name, allowed in (("keep", ("last", "all")), ("bias", ("none", "harder", "easier"))):
             if options[name] not in allowed:
-                from ..errors import PuzzleInputError
                 raise PuzzleInputError(f"bad --{name} '{options[name]}': expected "
                                        f"{' or '.join(allowed)}")
         return options
@@ -159,6 +158,7 @@ class GrowingStrategy(Strategy):
 
 
 def _grader(engine, ptype, params):
-    from ..grading import GradeOptions
+    """The type's grader with its own default options: ``--bias`` asks only ``nodes``,
+    which takes its number of runs."""
     maker = engine.host.get("graders", ptype.grader)
-    return maker.grader(engine, ptype, params, GradeOptions(runs=5))
+    return maker.grader(engine, ptype, params)
