@@ -1,6 +1,10 @@
 """Layers that cannot loop (issue 40, item 3): the engine's own registrations load through
-an entry point like every plugin, and no function-level import holds a cycle together."""
+an entry point like every plugin, and the import-linter contracts in pyproject.toml hold."""
 import ast
+import os
+import shutil
+import subprocess
+import sys
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
@@ -65,7 +69,56 @@ def test_a_missing_engine_entry_point_is_named_in_one_line(monkeypatch):
     assert list(host.types) == ["sudoku"]
 
 
+# -- the import-linter contracts ([tool.importlinter] in pyproject.toml) -------------------
+
 ROOT = Path(__file__).resolve().parent.parent
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def lint_imports(path=None):
+    """``lint-imports`` on pyproject.toml's contracts, on the packages found first on
+    ``path`` (default: the installed ones), without a cache left behind."""
+    env = {**os.environ, "PYTHONPATH": str(path)} if path else None
+    return subprocess.run([str(LINT), "--no-cache", str(ROOT / "pyproject.toml")],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+
+
+@pytest.mark.fast
+def test_the_import_contracts_hold():
+    proc = lint_imports()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Contracts: 4 kept, 0 broken." in proc.stdout
+
+
+@pytest.mark.fast
+def test_the_contracts_catch_a_loop_a_lazy_import_an_own_engine_and_an_unplaced_module(
+        tmp_path):
+    """A copy of the packages with what the contracts exist to refuse: the loader importing
+    the registrations (inside a function, as the cycle used to be held), a strategy
+    importing a grader's options, a grader building an engine, two modules of one package
+    importing each other, a plugin importing the engine, and a module in no layer."""
+    engine, plugins_dir = tmp_path / "puzzle_engine", tmp_path / "puzzle_engine_plugins"
+    shutil.copytree(ROOT / "engine", engine, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "plugins", plugins_dir, ignore=shutil.ignore_patterns("__pycache__"))
+    for path, line in (
+            (engine / "plugins.py", "    from . import defaults"),
+            (engine / "strategies" / "growing.py", "    from ..grading import GradeOptions"),
+            (engine / "grading" / "multiple.py", "    from ..engine import Engine"),
+            (engine / "explain" / "board.py", "    from . import report"),
+            (plugins_dir / "sudoku" / "__init__.py", "    from puzzle_engine.engine import Engine")):
+        path.write_text(path.read_text() + f"\n\ndef _lazy():\n{line}\n")
+    (engine / "unplaced.py").write_text('"""In no layer."""\n')
+    proc = lint_imports(tmp_path)
+    out = " ".join(proc.stdout.split())
+    assert proc.returncode == 1, out
+    assert "Contracts: 0 kept, 4 broken." in out
+    for said in ("puzzle_engine.plugins is not allowed to import puzzle_engine.defaults",
+                 "puzzle_engine.strategies is not allowed to import puzzle_engine.grading",
+                 "puzzle_engine.grading.multiple -> puzzle_engine.engine",
+                 "puzzle_engine_plugins.sudoku -> puzzle_engine.engine",
+                 "- puzzle_engine.unplaced",
+                 "No cycles are allowed in puzzle_engine.explain"):
+        assert said in out, out
 
 
 # -- function-level imports --------------------------------------------------------------
