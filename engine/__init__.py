@@ -1,24 +1,14 @@
 """puzzle-engine: generate puzzles of chosen difficulty from declarative MiniZinc models.
 
 The plugin contract is ``puzzle_engine.hookspecs``; what a plugin imports is here."""
-from importlib.metadata import PackageNotFoundError, version as _version
-
-import pluggy
-
-try:
-    __version__ = _version("puzzle-engine")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0"
-
-hookimpl = pluggy.HookimplMarker("puzzle_engine")
-
+from .version import __version__
 from .types import (Board, Complexity, ConstraintGroup, ConstraintGroups,  # noqa: E402
                     ExplanationBoard, Param, Parsed, PropagationLevel, Status, Transformation)
 from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
 from .hookspecs import (CONTRACT_VERSION, Codec, Drawing, Emptying,  # noqa: E402
                         Explanation, FlatBoard, Grading, Growing, MultipleChoice,
                         OwnGenerator, Play, PuzzleType, Rules, SplitModel, Symmetry,
-                        Templates)
+                        Templates, hookimpl)
 from .grid import GridPuzzle  # noqa: E402
 from .render.play import PlayGrid  # noqa: E402
 

@@ -2,7 +2,8 @@
 ship with the engine, registered through the same hooks as any plugin's."""
 from __future__ import annotations
 
-from . import calls, criteria, grading, hookimpl, strategies
+from . import calls, criteria, grading, strategies
+from .hookspecs import hookimpl
 from .types import Complexity
 
 NAME = "puzzle_engine.defaults"

@@ -16,6 +16,8 @@ from typing import Any
 
 from . import calls
 from .errors import PuzzleInputError
+from .explain.rating import step_rater
+from .grading.levels import LevelModel, grading_signature
 from .hookspecs import GradingSession, PuzzleType
 from .types import Board, Complexity
 
@@ -28,15 +30,18 @@ WHICH = ("svm", "thresholds")
 def make_grader(engine, ptype: PuzzleType, params: Mapping[str, Any], options):
     """The type's grader (``PuzzleType.grader``) for these params and grading options."""
     maker = engine.host.get("graders", ptype.grader, f" (named by {calls.owner(ptype)})")
-    return engine.host.made("graders", ptype.grader,
-                            maker.grader(engine, ptype, params, options), GradingSession, "grading")
+    if getattr(options, "steps", False):  # the step rating is the explainer's: passed in
+        made = maker.grader(engine, ptype, params, options,
+                            rate_steps=step_rater(engine, ptype, params))
+    else:
+        made = maker.grader(engine, ptype, params, options)
+    return engine.host.made("graders", ptype.grader, made, GradingSession, "grading")
 
 
 def level_model(ptype: PuzzleType, params: Mapping[str, Any], model: Path | None,
                 needed: bool):
     """The level model to use: ``model`` (``--model``), else the one the plugin ships for
     ``params``, else None (an error when ``needed``)."""
-    from .grading.levels import LevelModel
     path = model
     if path is None:
         path = calls.call(ptype, "grading_model", params=params)
@@ -52,7 +57,6 @@ def check_model(level_model, engine, ptype: PuzzleType, params: Mapping[str, Any
                 grade) -> None:
     """Refuse ``level_model`` unless it was trained with the grading ``options``, the
     engine's solver and the features of ``grade`` (a puzzle graded with them)."""
-    from .grading.levels import grading_signature
     signature = grading_signature(options, engine.backend.solver_id, ptype.name, params)
     level_model.check_compatible(signature, list(grade.features()))
 

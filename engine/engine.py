@@ -52,6 +52,7 @@ class Engine:
         self._split: dict[str, Session] = {}  # split_data's models, least recent first
         self._shapes: dict[str, Session] = {}  # split_data's shapes, least recent first
         self._backends: dict[str, Backend] = {}  # sessions' other solvers, by the name asked
+        self._others: dict[str, Engine] = {}  # ``on``'s engines, by the solver asked
         self._empty_data: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
@@ -264,6 +265,15 @@ class Engine:
                 self._backends[solver] = Backend(solver, self.backend.time_limit)
             return self._backends[solver]
 
+    def on(self, solver: str) -> Engine:
+        """These plugins on another solver (an id or tag, with its default settings), made
+        once and closed with this engine: for work that runs on one solver whatever the
+        engine's (the step rating explains on CP-SAT). Callers never build an engine."""
+        with self._lock:
+            if solver not in self._others:
+                self._others[solver] = Engine(self.host, Backend(solver))
+            return self._others[solver]
+
     # -- the compiled checks of grid puzzles ------------------------------------------------------
     def compiled(self, ptype: PuzzleType, data: dict[str, Any]) -> Session:
         """``ptype``'s model flattened with ``data`` (which holds no givens), once per
@@ -317,3 +327,6 @@ class Engine:
         self._compiled.clear()
         self._split.clear()
         self._shapes.clear()
+        for other in self._others.values():
+            other.close()
+        self._others.clear()

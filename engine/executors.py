@@ -57,7 +57,7 @@ def dask_client(scheduler: str, timeout: float = DEFAULT_DASK_TIMEOUT):
     its connect time-out (distributed PR #7698), so the client's start as a whole is run
     with Dask's own deadline for a call on its loop (``sync``'s ``callback_timeout``)."""
     try:
-        import dask
+        import dask  # lazy: the optional [dask] extra, only for --executor dask
         from distributed import Client
     except ImportError:
         raise PuzzleInputError("--executor dask needs Dask's distributed scheduler: pip install "

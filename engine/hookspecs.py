@@ -82,6 +82,8 @@ CONTRACT_VERSION = 3
 ADAPTED_CONTRACT = 2
 
 hookspec = pluggy.HookspecMarker("puzzle_engine")
+#: The mark of a plugin's hook implementations (also ``puzzle_engine.hookimpl``).
+hookimpl = pluggy.HookimplMarker("puzzle_engine")
 
 Instance = Any   #: a puzzle as its type holds it
 Solution = Any   #: a solution as its type holds it

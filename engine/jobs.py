@@ -15,6 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .difficulty import DIFFICULTY, make_judge
+from .engine import Engine
+from .plugins import get_host
+from .solving.backend import Backend
 from .store.entries import Entry, entries_of
 
 _local = threading.local()
@@ -35,7 +39,6 @@ class SolverSettings:
                    tuple(backend.check_flags))
 
     def backend(self):
-        from .solving.backend import Backend
         return Backend(self.solver, self.time_limit, free_search=self.free_search,
                        check_flags=self.check_flags)
 
@@ -77,9 +80,6 @@ def _state(job: Job):
     cached = getattr(_local, "job", None)
     if cached is not None and cached[0] == job:
         return cached[1]
-    from .difficulty import DIFFICULTY, make_judge
-    from .engine import Engine
-    from .plugins import get_host
     if cached is not None and cached[1][2] is not None:
         cached[1][2].close()
     host = get_host()

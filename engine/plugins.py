@@ -1,8 +1,9 @@
 """Loading plugins: one path for built-in and third-party plugins alike.
 
-Plugins are found through the entry-point group ``puzzle_engine``. The environment
-variable ``PUZZLE_ENGINE_PLUGINS`` (comma-separated entry-point names) narrows the set;
-set to an empty string, it loads none. A plugin that fails to import, declares another
+Plugins are found through the entry-point group ``puzzle_engine``, the engine's own
+registrations too (``ENGINE_PLUGIN``, ``puzzle_engine.defaults``: loaded first, whatever
+the narrowing). The environment variable ``PUZZLE_ENGINE_PLUGINS`` (comma-separated
+entry-point names) narrows the set; set to an empty string, it loads none. A plugin that fails to import, declares another
 contract version, or fails to register its objects is recorded in ``Host.failures`` and
 left out; the host carries on. A plugin of contract 2 loads, its types adapted to contract
 3's facets as they register (``contract_v2``); a type that cannot be is refused.
@@ -42,6 +43,9 @@ GROUP = "puzzle_engine"
 #: in a warning: every command pays for it.
 SLOW_LOAD = 2.0
 DISTRIBUTION = "puzzle-engine"  # the built-in plugins' distribution
+#: The entry point of the engine's own strategies, criteria, graders and complexity
+#: functions (``defaults.py``): a plugin like any other, that no narrowing leaves out.
+ENGINE_PLUGIN = "puzzle_engine.defaults"
 ENV_PLUGINS = "PUZZLE_ENGINE_PLUGINS"
 #: The hook names of contract 1, to tell an old plugin from a misspelt hook.
 OLD_HOOKS = ("puzzle_register_types", "puzzle_to_data", "puzzle_random_solution",
@@ -532,18 +536,19 @@ def _wanted() -> set[str] | None:
 
 
 def get_host() -> Host:
-    """A fresh host: the contract, the host's defaults, then every entry-point plugin."""
-    from . import defaults
-
+    """A fresh host: the contract, the engine's own plugin, then every other entry-point
+    plugin."""
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     host = Host(pm)
-    from . import __version__
-    host.register(defaults, name=defaults.NAME, version=__version__)
-    host.builtin.add(defaults.NAME)
     wanted = _wanted()
-    for plugin_name, eps in _by_name(entry_points(group=GROUP)).items():
-        if wanted is not None and plugin_name not in wanted:
+    found = _by_name(entry_points(group=GROUP))
+    if ENGINE_PLUGIN not in found:
+        host._note(ENGINE_PLUGIN, f"no entry point '{ENGINE_PLUGIN}' in the group '{GROUP}': "
+                                  "the engine's own strategies, criteria and graders are "
+                                  "missing (reinstall puzzle-engine)")
+    for plugin_name, eps in sorted(found.items(), key=lambda item: item[0] != ENGINE_PLUGIN):
+        if wanted is not None and plugin_name not in wanted and plugin_name != ENGINE_PLUGIN:
             continue
         # Two distributions under one name: the built-in's wins, else the first on the
         # path, and the warning names them all.

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import atexit
 import fcntl
 import functools
 import os
@@ -254,7 +255,6 @@ def temp_root() -> Path:
     """This process's own temporary folder (``puzzle-engine-<pid>-...``), locked while the
     process runs, removed when it exits normally or is interrupted, and swept by a later
     start otherwise."""
-    import atexit
     # Made under a name the sweep passes over, locked, then renamed: a sweep running at
     # the same moment never sees it unlocked.
     hidden = Path(tempfile.mkdtemp(prefix=f".{PREFIX}{os.getpid()}-"))

@@ -157,7 +157,7 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
     out_console.print(ctx.get_help(), markup=False)
     if puzzle is None:
         return
-    from rich.table import Table
+    from rich.table import Table  # lazy: only a type's help draws a table (test_startup)
     from rich.text import Text
 
     host = _host()
@@ -223,12 +223,12 @@ class StoreWriter:
     written out; at the end, one line says what was stored."""
 
     def __init__(self, path: Path, ptype):
-        from ..store import Store
+        from ..store import Store  # lazy: only gen --db loads the store (sqlite3)
         self.store, self.ptype, self.path = Store(path), ptype, path
         self.stored = self.duplicates = 0
 
     def add(self, result, grade=None) -> None:
-        from ..store import entries_of
+        from ..store import entries_of  # lazy: as above
         with self.store.failures():
             added = self.store.add(entries_of(self.ptype, result, grade))
         self.stored += added.stored
@@ -275,6 +275,7 @@ def _progress(count: int):
     """A progress bar on stderr, shown on a terminal while more than one puzzle is made."""
     if count <= 1 or not err_console.is_terminal:
         return _NoProgress()
+    # lazy: only a bar on a terminal loads rich.progress (test_startup)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TimeElapsedColumn(), console=err_console, transient=True)
@@ -289,7 +290,7 @@ def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out,
             task = progress.add_task(f"{ptype.name}", total=count, completed=done)
             seeds = range(seed + done, seed + count)
             if workers > 1 and len(seeds) > 1:
-                from ..workers import generate_many
+                from ..workers import generate_many  # lazy: only --workers loads multiprocessing
                 results = generate_many(engine, ptype.name, params, options, seeds, workers)
             else:
                 results = (engine.generate(ptype, params, s, options) for s in seeds)

@@ -13,7 +13,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .. import files, processes
 from ..difficulty import checked_model, make_grader
 from ..errors import PuzzleInputError
-from ..grading.multiple import Grade
+from ..explain.rating import score
+from ..grading.levels import (FeatureTable, LevelModel, first_per_label, grading_signature,
+                              measure, read_labelled)
+from ..grading.multiple import Grade, GradeOptions
 from ..inputs import load_puzzles, parse
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, ModelOpt, TimeOpt, _engine, _errors,
@@ -40,7 +43,6 @@ def _grading(ctx, puzzle, solver, config, time_limit, runs, cutoff, grade_seed, 
              source=None, steps=False):
     """The grading engine, puzzle type, puzzle options and grading options (and INPUT,
     with ``source``: see ``_input_and_params``)."""
-    from ..grading import GradeOptions
     host = _host()
     ptype = host.get_type(puzzle)
     if source is None:
@@ -116,7 +118,6 @@ def _print_grade(g, levels, fmt: str) -> None:
         lines.append("solved by propagation alone at: " + ", ".join(
             f"{name} {'yes' if lv.root else 'no'}" for name, lv in g.levels.items()))
     if g.step_features:
-        from ..explain.rating import score
         sf = g.step_features
         lines.append(f"steps: {sf['step_count']:.0f}, largest reason "
                      f"{counted(sf['step_max_size'], 'group')}, mean {sf['step_mean_size']:.2f}; "
@@ -146,9 +147,6 @@ def train(ctx: typer.Context, puzzle: str,
           per_label: Annotated[Optional[int], typer.Option("--per-label", help="Use only the "
                                "first N puzzles of each label.")] = None):
     """Fit difficulty levels from labelled puzzles: thresholds on ln(mean nodes) and an SVM."""
-    from ..grading import GradeOptions
-    from ..grading.levels import (FeatureTable, LevelModel, first_per_label, grading_signature,
-                                  measure, read_labelled)
     with _errors():
         engine, ptype, raw, options, _ = _grading(ctx, puzzle, solver, config, time_limit, runs,
                                                   cutoff, grade_seed, strengthen, jobs, steps=steps)

@@ -12,10 +12,12 @@ group, when only the explainer's path is known). The grader adds the features to
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .explainer import Explainer, Explanation, Step
 from .ladder import Ladder, classes, rate
+from .report import explainer
 
 #: Sizes for the counts "steps whose reason has more than k groups".
 ABOVE = (0, 1, 2, 3, 5)
@@ -43,6 +45,15 @@ def rated_path(ex: Explainer, reasons: bool = False, **run) -> tuple[Explanation
     ladder = rate(ex) if classes(ex) else None
     result = ex.run(reasons=reasons, **run)
     return result, step_features(result.steps, result.solved, ladder)
+
+
+def step_rater(engine, ptype, params) -> Callable[[Any], dict[str, float]]:
+    """The step rating's features of an instance of ``ptype`` (what a grader adds for
+    ``grade --steps``, given as its ``rate_steps``): the explainer runs in this process on
+    CP-SAT, whatever ``engine``'s solver (``engine.on``)."""
+    def rate_steps(instance) -> dict[str, float]:
+        return rated_path(explainer(engine.on("cp-sat"), ptype, params, instance))[1]
+    return rate_steps
 
 
 def score(features: dict[str, float]) -> float:

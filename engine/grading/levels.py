@@ -21,13 +21,14 @@ import json
 import math
 import statistics
 import threading
+import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from ..version import __version__
 from ..cache import replace_atomically
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..files import read_text
@@ -236,7 +237,7 @@ SVM_GRID = {"C": (1.0, 10.0, 100.0), "gamma": (0.003, 0.01, "scale")}
 def make_svm(seed: int = 0, calibration_folds: int = 5, C: float = 10.0, gamma: Any = "scale"):
     """Impute, scale, and an RBF ``SVC`` whose scores are calibrated into class
     probabilities (scikit-learn 1.9's replacement for ``SVC(probability=True)``)."""
-    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.calibration import CalibratedClassifierCV  # lazy: scikit-learn loads only to train or grade by a level model
     from sklearn.impute import SimpleImputer
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import StandardScaler
@@ -252,7 +253,7 @@ def make_svm(seed: int = 0, calibration_folds: int = 5, C: float = 10.0, gamma: 
 def fit_svm(X, y, seed: int = 0):
     """Pick C and gamma from ``SVM_GRID`` by 3-fold cross-validation on (X, y) alone, then
     fit the calibrated pipeline with them. Returns the pipeline and the chosen values."""
-    import numpy as np
+    import numpy as np  # lazy: scikit-learn loads only to train or grade by a level model
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     X, y = np.asarray(X, float), np.asarray(y)
     folds = _calibration_folds(y.tolist())
@@ -271,7 +272,7 @@ def _calibration_folds(labels: Sequence[str]) -> int:
 def cross_validate(X, y, ln_nodes, ratings, folds: int = 5, seed: int = 0) -> dict[str, Any]:
     """Stratified k-fold accuracy and confusion matrices of both graders, and Spearman's
     rho of ln(mean nodes) and of each grader's level against the rating."""
-    import numpy as np
+    import numpy as np  # lazy: scikit-learn loads only to train or grade by a level model
     from scipy.stats import spearmanr
     from sklearn.metrics import confusion_matrix
     from sklearn.model_selection import StratifiedKFold
@@ -321,7 +322,7 @@ class LevelModel:
     @classmethod
     def fit(cls, table: FeatureTable, examples: Iterable[Example], trained_on: dict[str, Any],
             evaluate: bool = True) -> LevelModel:
-        import sklearn
+        import sklearn  # lazy: scikit-learn loads only to train or grade by a level model
         rows = [table.rows[e.text] for e in examples]
         names = table.names or []
         X = [[r["features"][k] for k in names] for r in rows]
@@ -347,9 +348,7 @@ class LevelModel:
                    evaluation=evaluation)
 
     def save(self, path: Path) -> None:
-        import zipfile
-
-        import skops.io
+        import skops.io  # lazy: scikit-learn loads only to train or grade by a level model
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(path, lambda part: skops.io.dump(
             {"format": FORMAT, **self.__dict__}, part, compression=zipfile.ZIP_DEFLATED,
@@ -360,7 +359,7 @@ class LevelModel:
         """The model in ``path`` (a file, or a plugin's package resource). A file that is
         not a skops level model, or holds a type a level model never holds, is refused
         before anything in it is built: nothing in it can run."""
-        import skops.io
+        import skops.io  # lazy: scikit-learn loads only to train or grade by a level model
         import sklearn
         name = getattr(path, "name", str(path))
         try:
@@ -422,7 +421,7 @@ class LevelModel:
                             strengthen=g["strengthen"], jobs=jobs, steps=bool(g.get("steps")))
 
     def predict(self, grade: Grade) -> dict[str, Any]:
-        import numpy as np
+        import numpy as np  # lazy: scikit-learn loads only to train or grade by a level model
         feats = grade.features()
         x = np.asarray([[feats[k] for k in self.feature_names]], float)
         proba = self.pipeline.predict_proba(x)[0]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -163,8 +163,14 @@ class Grader:
     flattened once (``Engine.compiled``) and shared by every puzzle graded."""
 
     def __init__(self, engine, ptype: PuzzleType, params: Mapping[str, Any],
-                 options: GradeOptions = GradeOptions()):
+                 options: GradeOptions = GradeOptions(),
+                 rate_steps: Callable[[Any], dict[str, float]] | None = None):
+        """``rate_steps``: the step rating's features of an instance, for ``options.steps``
+        (``puzzle_engine.explain.rating.step_rater``; the caller passes it in)."""
         options.check()
+        if options.steps and rate_steps is None:
+            raise ValueError("GradeOptions.steps needs rate_steps, the step rating's features "
+                             "of an instance (puzzle_engine.explain.rating.step_rater)")
         self.engine = engine
         self.ptype = ptype
         self.params = dict(params)
@@ -182,7 +188,7 @@ class Grader:
         if self.implied is not None and not isinstance(self.implied, str):
             raise calls.bad_result("implied_constraints", ptype, self.implied, "MiniZinc code or None")
         self._pool = ThreadPoolExecutor(options.jobs) if options.jobs > 1 else None
-        self._explain_engine = None  # made for the first puzzle with GradeOptions.steps
+        self._rate_steps = rate_steps
 
     # -- models ---------------------------------------------------------------------------
     def _model(self, instance, extra_data: Mapping[str, Any] | None) -> Session:
@@ -262,18 +268,7 @@ class Grader:
         return Grade(puzzle=label, mode=mode, figure=plain or strengthened, strengthened=strengthened,
                      plain=plain, levels=levels, solutions=1, solution=solution,
                      plugin_features=dict(feats), solver=info.id, solver_version=info.version,
-                     options=opts, step_features=self._steps(instance) if opts.steps else {})
-
-    def _steps(self, instance) -> dict[str, float]:
-        """The step rating's features (``puzzle_engine.explain.rating``): the explainer
-        runs in this process on CP-SAT, whatever the grading solver."""
-        from ..explain.rating import rated_path
-        from ..explain.report import explainer
-        if self._explain_engine is None:
-            from ..engine import Engine
-            from ..solving.backend import Backend
-            self._explain_engine = Engine(self.engine.host, Backend("cp-sat"))
-        return rated_path(explainer(self._explain_engine, self.ptype, self.params, instance))[1]
+                     options=opts, step_features=self._rate_steps(instance) if opts.steps else {})
 
     def nodes(self, instance, runs: int) -> float:
         """The mean search nodes to a first solution over ``runs`` random orders, on the
@@ -342,9 +337,12 @@ class MultipleMethod:
     name = "multiple"
     description = "mean search nodes over random orders, with SAC + implied constraints first"
 
-    def grader(self, engine, ptype, params, options: GradeOptions | None = None) -> Grader:
-        """``options`` None: the defaults (``GradeOptions()``)."""
-        return Grader(engine, ptype, params, GradeOptions() if options is None else options)
+    def grader(self, engine, ptype, params, options: GradeOptions | None = None,
+               rate_steps: Callable[[Any], dict[str, float]] | None = None) -> Grader:
+        """``options`` None: the defaults (``GradeOptions()``); ``rate_steps``: the step
+        rating, passed in by ``difficulty.make_grader`` for ``grade --steps``."""
+        return Grader(engine, ptype, params, GradeOptions() if options is None else options,
+                      rate_steps)
 
 
 MULTIPLE = MultipleMethod()

@@ -122,7 +122,7 @@ class Backend:
                 self._solve_in_process(ptype, json_data, nr_solutions, extra, optimising)
             if done is not None:
                 return done
-        import minizinc
+        import minizinc  # lazy: minizinc-python loads only when a model goes through MiniZinc
         from minizinc.error import MiniZincError, MiniZincWarning
 
         # Debian's Gecode library redefines some globals the old way; MiniZinc warns on
@@ -224,5 +224,5 @@ def _json_data(data: Mapping[str, Any]) -> dict[str, Any] | None:
 def _driver():
     """minizinc-python's driver, on a ``minizinc`` that is signalled to stop (and to stop
     its solver) when this process dies."""
-    import minizinc
+    import minizinc  # lazy: as in Backend.solve
     return minizinc.Driver(processes.guarded_executable(minizinc_binary()))

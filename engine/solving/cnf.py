@@ -791,7 +791,7 @@ class Encoding:
     def _pindakaas(self, ts: list, op: str, c: int, enforce: Sequence[int]) -> None:
         """A linear constraint of three or more terms, encoded by pindakaas over the
         terms' order literals; its fresh variables become fresh variables here."""
-        import pindakaas as pk
+        import pindakaas as pk  # lazy: pindakaas loads only for a long linear constraint
         db = pk.CNF()
         mine: list[int] = [0]          # pindakaas variable i -> my literal mine[i]
         expr = 0

@@ -25,6 +25,7 @@ seed), ``-s`` (statistics), ``-t MS`` (time limit). Without ``-f`` an ``int_sear
 """
 from __future__ import annotations
 
+import importlib.util
 import sys
 import threading
 from collections.abc import Sequence
@@ -57,7 +58,7 @@ class Translation:
         """``model``: the model to add to, by default OR-Tools' ``cp_model.CpModel``; the
         runner and the sessions pass ``cpsat_api.Model()``, which spares the process
         the import of numpy and pandas."""
-        from . import cpsat_api
+        from . import cpsat_api  # lazy: OR-Tools' C++ helpers load only when CP-SAT runs
         self.api = cpsat_api
         self.model = model if model is not None else self.cp.CpModel()
         self.env: dict[str, Any] = {}
@@ -80,7 +81,7 @@ class Translation:
     @property
     def cp(self):
         """OR-Tools' ``cp_model`` (imported on first use: numpy and pandas come with it)."""
-        from ortools.sat.python import cp_model
+        from ortools.sat.python import cp_model  # lazy: numpy and pandas come with it
         return cp_model
 
     # values
@@ -609,7 +610,7 @@ def add_search(t: Translation, model, solver) -> None:
 
 def solve(text: str, opts: Options) -> str:
     """Run FlatZinc ``text`` and return what a FlatZinc solver prints."""
-    from . import cpsat_api
+    from . import cpsat_api  # lazy: OR-Tools' C++ helpers load only when CP-SAT runs
     t = Translation(parse(text), cpsat_api.Model())
     api = t.api
     model = t.model
@@ -696,7 +697,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def available() -> bool:
     """Whether OR-Tools is installed (without importing it: that takes half a second)."""
-    import importlib.util
     return importlib.util.find_spec("ortools") is not None
 
 

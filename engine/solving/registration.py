@@ -14,6 +14,8 @@ import json
 import os
 import sys
 import tempfile
+from importlib.metadata import version
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +28,6 @@ def solver_config(solver_id: str, name: str, description: str, package: str, mzn
     which ``register`` adds): it reads FlatZinc, its library of redefinitions is
     ``puzzle_engine_models/MZNLIB``, and its version is that of the Python ``package``
     doing the solving."""
-    from importlib.metadata import version
-    from importlib.resources import files
     return {
         "id": solver_id,
         "name": name,

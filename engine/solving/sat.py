@@ -48,6 +48,7 @@ from .. import processes
 from ..errors import SolverError
 from ..types import Board, Status
 from . import registration
+from .cpsat import parse_flags
 from .flatzinc import Call, FznError, Item, decision_names, parse
 from .results import Run, SolveResult
 from .session import SessionBase, literal, work_rate
@@ -118,7 +119,7 @@ class Core:
         """The solver, fed every clause of the encoding so far (the encoding may add
         clauses when a literal is first asked for)."""
         if self._solver is None:
-            from pysat.solvers import Solver
+            from pysat.solvers import Solver  # lazy: python-sat loads only when a SAT solve runs
             self._solver = Solver(name=CADICAL)
             self._fed = 0
         clauses = self.enc.clauses
@@ -545,7 +546,6 @@ def solve_text(text: str, all_solutions: bool, limit: int, time_limit: float | N
 def run_args(args: Sequence[str]) -> tuple[str, str, int]:
     """Run what a FlatZinc solver's command line asks (flags and one file, ``-`` for
     standard input): ``(stdout, stderr, exit code)``."""
-    from .cpsat import parse_flags
     label = "sat"
     try:
         opts, rest = parse_flags(args, runner=NAME, flags=STD_FLAGS)

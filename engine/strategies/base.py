@@ -5,7 +5,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, calls
+from .. import calls
+from ..version import __version__
 from ..errors import PuzzleInputError
 from ..types import Param
 

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from .. import calls
-from ..errors import PluginError
+from ..errors import PluginError, PuzzleInputError
 from ..criteria import Verdict
 from ..hookspecs import GradingSession, Growing
 from ..types import Param, Status
@@ -54,7 +54,6 @@ class GrowingStrategy(Strategy):
         check_range("carry", options["carry"], 0, options["max_steps"])
         for name, allowed in (("keep", ("last", "all")), ("bias", ("none", "harder", "easier"))):
             if options[name] not in allowed:
-                from ..errors import PuzzleInputError
                 raise PuzzleInputError(f"bad --{name} '{options[name]}': expected "
                                        f"{' or '.join(allowed)}")
         return options
