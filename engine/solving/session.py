@@ -21,13 +21,13 @@ never a proof. Every back end, and the fast tier's fake solver, implements this 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..hookspecs import Session  # declared with the contract, where a plugin author reads
 from ..types import Board
 from ..errors import SolverError
-from .results import Run, SolveResult
+from .results import SolveResult
 
 
 def literal(name: str) -> bool:
