@@ -16,8 +16,7 @@ from ..engine import Engine
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..hookspecs import PuzzleType
 from ..plugins import Host, get_host
-from ..solving.backend import Backend
-from ..solving.discovery import find_solver
+from ..run.factory import SolverSettings
 from ..types import Param
 from . import streams
 
@@ -140,14 +139,10 @@ def _settings(ptype: PuzzleType | None, solver: str | None, config: Path | None,
 
 def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
             time_limit: float | None, params: dict[str, Any] | None = None) -> Engine:
-    """The engine on the solver in effect (``_settings``)."""
+    """The engine on the solver in effect (``_settings``), made by the factory every
+    engine comes from (``run.factory``)."""
     settings = _settings(ptype, solver, config, time_limit, params)
-    info = find_solver(settings.solver)
-    free = settings.free_search
-    if free is None:
-        free = ptype is not None and calls.wants_free_search(ptype, info.id, info.tags)
-    return Engine(host, Backend(settings.solver, settings.time_limit, free_search=free,
-                                check_flags=settings.check_flags))
+    return SolverSettings.resolved(ptype, settings).engine(host)
 
 
 def counted(n: float, noun: str) -> str:
