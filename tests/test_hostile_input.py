@@ -361,6 +361,11 @@ ROWS = [
     (GEN4 + ["--format", "json", "--solver", "gecode", "--out", "{tmp}/approximate.jsonl",
              "--resume"], ["line 1: made with solver \"org.example.approximate\"",
                            "this run's takes one of", "org.gecode.gecode"]),
+    # -- round 5: pipeline (the type's options parsed by click; one line naming the option)
+    fast(["gen", "sudoku", "--bisect=1"], ["option --bisect takes no value"]),
+    fast(["gen", "sudoku", "--size", "4", "--no-optimise=yes"],
+         ["option --no-optimise takes no value"]),
+    fast(["gen", "sudoku", "-x"], ["unknown option -x for puzzle 'sudoku' (its options: --size"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
