@@ -132,7 +132,7 @@ def _batch(args: list[str], db: Path, env: dict[str, str]) -> float:
 def _round_trip(address: str, tasks: int = 400) -> None:
     """Dask's own cost per task: no-op tasks through the executor's in-order window."""
     from distributed import Client
-    from puzzle_engine.executors import AHEAD
+    from puzzle_engine.run.executors import AHEAD
     with Client(address) as client:
         slots = sum(client.nthreads().values())
         start = time.perf_counter()

@@ -1,6 +1,6 @@
 """Difficulty levels from a level model (``puzzle-engine train``): the model to use, the
-type's grader, a judge that gives a puzzle's level, and the search of ``gen --difficulty``
-for puzzles of one level, seed after seed.
+type's grader, and a judge that gives a puzzle's level (the run pipeline, ``run``, keeps
+the puzzles of the level asked for).
 
 A level model holds the grading options and solver it was trained with; a puzzle is
 graded with those, and a model trained otherwise is refused. The judge also serves as the
@@ -10,7 +10,7 @@ their level. The grading modules (scikit-learn) load only when a level is wanted
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -127,28 +127,3 @@ def check_complexity(host, name: str | None) -> None:
     if name is not None and name not in host.complexities:
         known = ", ".join(sorted([*host.complexities, DIFFICULTY]))
         raise PuzzleInputError(f"unknown complexity function '{name}' (known: {known})")
-
-
-def search(engine, ptype: PuzzleType, params: Mapping[str, Any], options, judge: Judge,
-           level: str, seed: int, count: int, attempts: int
-           ) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """``count`` puzzles that ``judge`` grades at ``level``, each with the note its record
-    carries: seed after seed from ``seed``, at most ``attempts`` seeds per puzzle (then a
-    one-line error). The note holds the next seed to try, where a resumed batch goes on."""
-    next_seed = seed
-    for _ in range(count):
-        for _ in range(attempts):
-            result = engine.generate(ptype, params, next_seed, options)
-            next_seed += 1
-            g, got, levels = judge.grade(result.puzzle.instance)
-            if got == level:
-                break
-        else:
-            raise PuzzleInputError(
-                f"no '{level}' puzzle in {attempts} attempts (seeds {next_seed - attempts}.."
-                f"{next_seed - 1}); raise --attempts, or change --target-empty or the options")
-        note = {"level": got, "grader": judge.which, "model": judge.model.source,
-                "model_sha256": judge.digest,
-                "mean_nodes": round(g.mean_nodes, 4), "mode": g.mode,
-                "probabilities": levels["probabilities"], "next_seed": next_seed}
-        yield result, note

@@ -201,7 +201,7 @@ def test_dask_local_cluster_gives_what_the_local_pool_gives(tmp_path):
               for line in text.splitlines()] for text in export]
     assert strip[0] == strip[1] and len(strip[0]) == 12
     from puzzle_engine.errors import PuzzleInputError
-    from puzzle_engine.executors import dask_client
+    from puzzle_engine.run.executors import dask_client
     with pytest.raises(PuzzleInputError, match="^cannot reach the Dask scheduler at "
                                                "tcp://127.0.0.1:1: "):
         dask_client("tcp://127.0.0.1:1")
@@ -275,7 +275,7 @@ def test_dasks_own_log_lines_are_off_once_the_client_is_made():
     import logging
 
     from puzzle_engine.errors import PuzzleInputError
-    from puzzle_engine.executors import dask_client
+    from puzzle_engine.run.executors import dask_client
     with pytest.raises(PuzzleInputError):
         dask_client("udp://x")
     for name in ("distributed", "distributed.client", "distributed.comm.core"):
@@ -506,7 +506,7 @@ def test_a_scheduler_frozen_before_the_first_task_ends_the_batch_in_one_line(
     import os
     import threading
 
-    from puzzle_engine import executors
+    from puzzle_engine.run import executors
     from puzzle_engine.errors import SolverError
     scheduler, address = dask_processes
     client = None

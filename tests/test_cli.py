@@ -341,10 +341,12 @@ def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
     print a traceback now and then. An interrupted one kills them first, then waits."""
     from concurrent.futures import ProcessPoolExecutor
 
+    from puzzle_engine import calls as calls_module
+    from puzzle_engine.run.executors import LocalPool
+    from puzzle_engine.run.factory import SolverSettings
+    from puzzle_engine.run.job import Job
     from puzzle_engine.solving.backend import Backend
-    from puzzle_engine.engine import Engine
     from puzzle_engine.strategies import GenOptions
-    from puzzle_engine.workers import generate_many
     calls = []
     shutdown = ProcessPoolExecutor.shutdown
 
@@ -353,12 +355,12 @@ def test_workers_are_waited_for_after_the_last_puzzle(host, monkeypatch):
         shutdown(self, wait, cancel_futures=cancel_futures)
         calls.append((wait, cancel_futures, [p.exitcode for p in workers]))
     monkeypatch.setattr(ProcessPoolExecutor, "shutdown", spy)
-    engine = Engine(host, Backend("gecode"))
-    params = engine.check_params(host.get_type("sudoku"), {"size": 4})
-    results = list(generate_many(engine, "sudoku", params, GenOptions(), range(1, 4), 2))
-    assert [r.puzzle.seed for r in results] == [1, 2, 3]
+    params = calls_module.canonical_params(host.get_type("sudoku"), {"size": 4})
+    job = Job("sudoku", params, GenOptions(), SolverSettings.of(Backend("gecode")))
+    results = list(LocalPool(2).results(job, range(1, 4)))
+    assert [r.result.puzzle.seed for r in results] == [1, 2, 3]
     assert calls[0] == (True, False, [0, 0])  # idle workers, ended by the pool
-    batch = generate_many(engine, "sudoku", params, GenOptions(), range(1, 40), 2)
+    batch = LocalPool(2).results(job, range(1, 40))
     next(batch)
     batch.close()
     assert calls[-1] == (True, True, [-9, -9])  # killed (SIGKILL), then waited for
@@ -370,7 +372,7 @@ def test_workers_are_pinned_one_per_cpu_only_when_they_fill_the_cpus(host, monke
     import os
     import queue
 
-    from puzzle_engine import workers
+    from puzzle_engine.run import pool as workers
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3, 5})
     assert workers.cpus_to_pin(2) == [3, 5]
     assert workers.cpus_to_pin(1) is None and workers.cpus_to_pin(3) is None
@@ -381,11 +383,10 @@ def test_workers_are_pinned_one_per_cpu_only_when_they_fill_the_cpus(host, monke
     cpus = queue.Queue()
     cpus.put(max(mine))
     try:
-        workers._init("sudoku", "gecode", None, False, (), cpus)
+        workers._join(cpus)
         assert os.sched_getaffinity(0) == {max(mine)}
     finally:
         os.sched_setaffinity(0, mine)
-        workers._state.clear()
 
 
 def test_check_flags_change_the_search_not_the_puzzle(tmp_path):
@@ -490,7 +491,7 @@ def test_batch_eta_follows_the_rate_it_shows():
     """batch showed rich's ETA (from the last 30 s) beside its own rate over the run: 9:27
     where the rate said 13.4 minutes. Both now come from the same rate."""
     from rich.progress import Progress
-    from puzzle_engine.cli.batch import EtaColumn, RateColumn
+    from puzzle_engine.run.progress import EtaColumn, RateColumn
     now = [0.0]
     bar = Progress(RateColumn(), EtaColumn(), get_time=lambda: now[0], disable=True)
     task = bar.add_task("sudoku", total=100, completed=10, held=10)

@@ -236,8 +236,14 @@ def test_gen_difficulty_keeps_only_the_level_asked_for(trained, tmp_path):
                        "--difficulty", other, "--attempts", "1"), f"no '{other}' puzzle in 1 attempts")
     one_line_error(run("gen", "sudoku", "--model", model, "--difficulty", "hard"),
                    "unknown --difficulty 'hard'", "simple, easy, intermediate, expert")
-    one_line_error(run("gen", "sudoku", "--model", model, "--difficulty", "expert", "--workers", "2"),
-                   "--workers")
+    # in two worker processes: the same puzzle, the same note (#40)
+    out2 = tmp_path / "w.jsonl"
+    pooled = run("gen", "sudoku", "--seed", "3", "--format", "json", "--model", model,
+                 "--difficulty", "expert", "--attempts", "10", "--out", out2, "--workers", "2")
+    assert pooled.exit_code == 0, pooled.output
+    timing = ("seconds", "solver_calls")
+    assert ({k: v for k, v in json.loads(out2.read_text()).items() if k not in timing}
+            == {k: v for k, v in record.items() if k not in timing})
 
 
 def test_complexity_difficulty_bins_by_the_trained_levels(trained):

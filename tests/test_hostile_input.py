@@ -329,8 +329,6 @@ ROWS = [
      b'{"grid": [[1]]}\n{"grid": "' + b"." * 4_000_000 + b'"}\n'),
     fast(["gen", "logic", "--spec", "{tmp}/many-items.yaml"],
          ["many-items.yaml", "more than 50000 YAML nodes (keys, values and list items)"]),
-    fast(["gen", "sudoku", "--difficulty", "expert", "--workers", "2"],
-         ["--workers cannot be combined with --difficulty"]),
     fast(["batch", "sudoku", "--count", "1", "--db", "{tmp}/n.db", "--executor", "dask",
           "--scheduler", "tcp://127.0.0.1:1", "--dask-timeout", "0"],
          ["bad --dask-timeout 0: must be a positive number of seconds"]),
@@ -363,6 +361,11 @@ ROWS = [
     (GEN4 + ["--format", "json", "--solver", "gecode", "--out", "{tmp}/approximate.jsonl",
              "--resume"], ["line 1: made with solver \"org.example.approximate\"",
                            "this run's takes one of", "org.gecode.gecode"]),
+    # -- round 5: pipeline (the type's options parsed by click; one line naming the option)
+    fast(["gen", "sudoku", "--bisect=1"], ["option --bisect takes no value"]),
+    fast(["gen", "sudoku", "--size", "4", "--no-optimise=yes"],
+         ["option --no-optimise takes no value"]),
+    fast(["gen", "sudoku", "-x"], ["unknown option -x for puzzle 'sudoku' (its options: --size"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
@@ -585,10 +588,10 @@ def test_all_checks_timing_out_is_flagged_and_warned(capsys, monkeypatch):
     assert record["removals"]["checker"]["kept"] == 0 and record["empty"] > 0
     assert f"warning: {record['unknown']} checks of the puzzle with seed 1 timed out" in err
     assert "raise --time-limit" in err
-    from puzzle_engine.cli import gen
-    gen._warn_timeouts(SimpleNamespace(unknown=21, seed=1, instance=(1, 2), solution=(1, 2)))
-    assert "warning: every check of the puzzle with seed 1 timed out (21)" in \
-        capsys.readouterr().err.replace("\n", " ")
+    from puzzle_engine.run.job import timeout_warning
+    assert timeout_warning(SimpleNamespace(unknown=21, seed=1, instance=(1, 2),
+                                           solution=(1, 2))).startswith(
+        "every check of the puzzle with seed 1 timed out (21)")
 
 
 def test_two_commands_never_write_one_batch_at_once(tmp):
@@ -729,8 +732,8 @@ def test_a_closed_standard_input_is_an_empty_input():
 
 @pytest.mark.fast
 def test_a_refusal_of_options_comes_before_the_solver_and_the_level_model(monkeypatch):
-    """gen --difficulty --workers 2 is refused before the solver or the level model is
-    loaded (it took 8 s to refuse, loading the model first)."""
+    """A bad --workers with --difficulty is refused before the solver or the level model
+    is loaded (loading the model first took 8 s). (--workers with --difficulty works.)"""
     from puzzle_engine.cli import gen
 
     def no_work(*args, **kwargs):
@@ -738,8 +741,8 @@ def test_a_refusal_of_options_comes_before_the_solver_and_the_level_model(monkey
     monkeypatch.setattr(gen, "make_judge", no_work)
     monkeypatch.setattr(gen, "_engine", no_work)
     for extra in (["--difficulty", "expert"], ["--complexity", "difficulty"]):
-        assert_one_line_error(*run_main(["gen", "sudoku", "--workers", "2", *extra]),
-                              ["--workers cannot be combined with --difficulty"])
+        assert_one_line_error(*run_main(["gen", "sudoku", "--workers", "0", *extra]),
+                              ["bad --workers 0: must be at least 1"])
 
 
 @pytest.mark.fast

@@ -1,60 +1,40 @@
-"""``puzzle-engine batch``: fill a store with N distinct puzzles (``corpus``), with a
-progress bar on stderr; run again after an interrupt, it goes on where it stopped."""
+"""``puzzle-engine batch``: fill a store with N distinct puzzles, with a progress bar on
+stderr; run again after an interrupt, it goes on where it stopped. A front end of the run
+pipeline (``run``): seeds in order from the batch's next one, on this process, a local
+pool or a Dask cluster, into the batch (``sinks.BatchSink``).
+
+The result of a batch of N is the first N distinct puzzles in seed order: each seed's
+puzzle is stored unless its canonical key is stored already (a duplicate), or it missed
+the level asked for. Each is committed with the batch's next seed in one transaction, so
+the same command run again after an interrupt goes on to the same puzzles as a run that
+was never interrupted. A seed that keeps several puzzles (every level a growing strategy
+accepts) is stored whole, so such a batch may end a few puzzles past N."""
 from __future__ import annotations
 
+import itertools
 import os
 import random
-from functools import partial
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                           TextColumn, TimeElapsedColumn)
-from rich.text import Text
 
-from .. import calls, corpus, executors, processes
+from .. import calls, processes
 from .. import config as config_module
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
 from ..errors import PuzzleEngineError, PuzzleInputError
-from ..jobs import Grading, Job, SolverSettings
-from ..resume import same_fields
+from ..run import executors, pipeline
+from ..run.factory import SolverSettings
+from ..run.job import Grading, Job
+from ..run.progress import Bar
+from ..run.resume import same_fields
+from ..run.sinks import BatchSink
 from ..store import Store
 from ..store.query import INT_RANGE, check_int
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, ModelOpt, SolverOpt, TimeOpt, _engine, _errors,
                      _host, _plugin_params, err_console)
-
-
-def _rate(task) -> float | None:
-    """Distinct puzzles per second over this run so far (the puzzles held before it left
-    out), or None before the first one."""
-    elapsed = task.finished_time if task.finished else task.elapsed
-    done = task.completed - task.fields.get("held", 0)
-    return done / elapsed if elapsed and done > 0 else None
-
-
-class RateColumn(ProgressColumn):
-    """Distinct puzzles per minute, over the run so far."""
-
-    def render(self, task) -> Text:
-        rate = _rate(task)
-        return Text("-/min" if rate is None else f"{60 * rate:.1f}/min",
-                    style="progress.data.speed")
-
-
-class EtaColumn(ProgressColumn):
-    """The time left at the rate ``RateColumn`` shows (rich's own estimate uses the last
-    30 s only, so the two disagreed)."""
-
-    def render(self, task) -> Text:
-        rate = _rate(task)
-        if rate is None or task.total is None:
-            return Text("ETA -:--:--", style="progress.remaining")
-        left = round(max(0.0, task.total - task.completed) / rate)
-        return Text(f"ETA {left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}",
-                    style="progress.remaining")
 
 
 @app.command(context_settings=PLUGIN_ARGS)
@@ -157,11 +137,18 @@ def batch(
                 host.complexities[DIFFICULTY] = judge.complexity()
             judge.close()
         check_complexity(host, complexity)
-        job = Job(ptype.name, params, options, SolverSettings.of(engine.backend), grading, bins)
+        job = Job(ptype.name, params, options, SolverSettings.of(engine.backend), grading, bins,
+                  entries=True)
         settings = {**same_fields(engine, ptype, strategy, options, judge, difficulty),
                     "variants": getattr(options, "variants", 0), "bins": bins,
                     "graded": grading is not None}
         client = executors.dask_client(scheduler, wait) if executor == "dask" else None
+        if client is not None:
+            runner = executors.Dask(client, wait)
+        elif workers > 1:
+            runner = executors.LocalPool(workers)
+        else:
+            runner = executors.InProcess(host)
         try:
             with Store(db) as store:
                 found, created = store.run_batch(ptype.name, params, settings, seed, count,
@@ -172,35 +159,26 @@ def batch(
                 elif not created and found.next_seed != found.seed:
                     err_console.print(f"puzzle-engine: going on with batch {found.id} (seed "
                                       f"{found.seed}) from seed {found.next_seed}", markup=False)
-                _run(store, found, job, count, workers, client,
-                     attempts if difficulty is not None else None, db, wait)
+                _run(store, found, job, count, runner,
+                     attempts if difficulty is not None else None, db)
         finally:
             if client is not None:
                 executors.close_client(client, wait)
 
 
-def _run(store, found, job, count, workers, client, misses, db, wait) -> None:
-    if client is not None:
-        results_of = partial(executors.dask_results, job, client=client, timeout=wait)
-    else:
-        results_of = partial(executors.local_results, job, workers=workers)
-    start = store.distinct(found)
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   RateColumn(), EtaColumn(), TimeElapsedColumn(),
-                   TextColumn("{task.fields[note]}"), console=err_console, transient=False)
-    progress = None
-    try:
-        with bar:
-            task = bar.add_task(job.puzzle, total=count, completed=min(start, count),
-                                held=start, note="")
+def _run(store, found, job, count, runner, misses, db) -> None:
+    """The run pipeline: seeds from the batch's next one on ``runner`` (an executor), into
+    the batch, until it holds ``count`` distinct puzzles."""
+    sink = BatchSink(store, found)
 
-            def on_seed(p: corpus.Progress, result) -> None:
-                for warning in result.warnings:
-                    err_console.print(f"puzzle-engine: warning: {warning}", markup=False)
-                note = f"dup {p.added.duplicates}" + (f", off level {p.off_level}"
-                                                      if job.grading and job.grading.level else "")
-                bar.update(task, completed=min(p.distinct, count), note=note)
-            progress = corpus.fill(store, found, count, results_of, on_seed, misses)
+    def missed(first: int, last: int) -> PuzzleInputError:
+        return PuzzleInputError(f"no puzzle of the level asked for in {misses} seeds in a row "
+                                f"(seeds {first}..{last}): raise --attempts, or change the "
+                                "options")
+    try:
+        with Bar(err_console, job.puzzle, count, terminal_only=False) as bar:
+            pipeline.run(job, itertools.count(found.next_seed), runner, sink, count,
+                         misses=misses, missed=missed, warn=_warn, bar=bar)
     except KeyboardInterrupt as exc:
         held = store.distinct(found)
         err_console.print(f"puzzle-engine: interrupted; {db} holds {held} of the batch's "
@@ -210,10 +188,14 @@ def _run(store, found, job, count, workers, client, misses, db, wait) -> None:
         held = store.distinct(found)
         raise type(exc)(f"{exc}; {db} holds {held} of the batch's {count} puzzles, every "
                         "finished one: run the same command to go on") from None
-    _summary(progress, found, count, db)
+    _summary(sink, found, count, db)
 
 
-def _summary(p: corpus.Progress, found, count: int, db: Path) -> None:
+def _warn(line: str) -> None:
+    err_console.print(f"puzzle-engine: warning: {line}", markup=False)
+
+
+def _summary(p: BatchSink, found, count: int, db: Path) -> None:
     seeds = "" if p.first_seed is None else f" from seeds {p.first_seed}..{p.last_seed}"
     extra = [f"{p.added.duplicates} equivalent to stored puzzles"]
     if p.off_level:
@@ -222,6 +204,6 @@ def _summary(p: corpus.Progress, found, count: int, db: Path) -> None:
         extra.append(f"{p.added.variants} variants")
     if p.added.bins:
         extra.append(f"{p.added.bins} boards in bins")
-    err_console.print(f"puzzle-engine: batch {found.id}: {p.distinct} of {count} distinct puzzles "
+    err_console.print(f"puzzle-engine: batch {found.id}: {p.done} of {count} distinct puzzles "
                       f"in {db}; this run stored {p.added.stored}{seeds} "
                       f"({', '.join(extra)})", markup=False)

@@ -7,7 +7,9 @@ import contextlib
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
+import click
 import typer
+from click.core import ParameterSource
 from rich.console import Console
 
 from .. import calls, processes
@@ -16,8 +18,7 @@ from ..engine import Engine
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..hookspecs import PuzzleType
 from ..plugins import Host, get_host
-from ..solving.backend import Backend
-from ..solving.discovery import find_solver
+from ..run.factory import SolverSettings
 from ..types import Param
 from . import streams
 
@@ -71,50 +72,64 @@ def _host(warn: bool = True) -> Host:
     return host
 
 
+class _Value(click.ParamType):
+    """A puzzle option's value, made by the type's own function (``Param.type``); a value
+    it refuses is a one-line error naming the option."""
+
+    def __init__(self, param: Param):
+        self.param = param
+        self.name = getattr(param.type, "__name__", "a value")
+
+    def convert(self, value, option, ctx):
+        try:
+            return self.param.type(value)
+        except (ValueError, OverflowError):
+            raise PuzzleInputError(f"bad {self.param.flag} '{value}': expected "
+                                   f"{self.name}") from None
+
+
+def _option(param: Param) -> click.Option:
+    """``param`` as click declares an option: ``--name VALUE``, or a flag that
+    ``--no-name`` (and ``--<negative>``) turns off."""
+    if param.type is not bool:
+        return click.Option([param.name, param.flag], type=_Value(param))
+    option = click.Option([param.name, f"{param.flag}/--no-{param.flag[2:]}"], is_flag=True,
+                          default=None)
+    if param.negative:
+        option.secondary_opts.append(f"--{param.negative}")
+    return option
+
+
 def _plugin_params(ptype: PuzzleType, args: list[str], inputs: int = 0,
                    more: tuple[Param, ...] = ()) -> tuple[dict[str, Any], list[str]]:
     """Options a puzzle type declares (``--size 9``, ``--box=2x3``), and ``more`` options
-    (its strategy's), from ``args``; and the ``inputs`` other arguments (puzzles to read),
-    wherever they stand among the options."""
-    params = {p.name.replace("_", "-"): p for p in (*ptype.params, *more)}
-    negatives = {f"no-{k}": p for k, p in params.items() if p.type is bool}
-    negatives.update({p.negative: p for p in params.values() if p.type is bool and p.negative})
-    known = ", ".join(f"--{k}" for k in params) or "none"
-    raw: dict[str, Any] = {}
-    others: list[str] = []
-    i = 0
-    while i < len(args):
-        token = args[i]
-        if not token.startswith("--"):
-            if len(others) >= inputs:
-                raise PuzzleInputError(f"unexpected argument '{token}' for puzzle '{ptype.name}'")
-            others.append(token)
-            i += 1
-            continue
-        name, eq, value = token[2:].partition("=")
-        if name in negatives and not eq:
-            raw[negatives[name].name] = False
-            i += 1
-            continue
-        if name not in params:
-            raise PuzzleInputError(f"unknown option --{name} for puzzle '{ptype.name}' "
-                                   f"(its options: {known})")
-        param = params[name]
-        if param.type is bool:
-            raw[param.name] = True if not eq else value.lower() in ("1", "true", "yes")
-            i += 1
-            continue
-        if not eq:
-            if i + 1 >= len(args):
-                raise PuzzleInputError(f"option --{name} needs a value")
-            value = args[i + 1]
-            i += 1
-        i += 1
-        try:
-            raw[param.name] = param.type(value)
-        except (ValueError, OverflowError):
-            raise PuzzleInputError(f"bad --{name} '{value}': expected "
-                                   f"{getattr(param.type, '__name__', 'a value')}") from None
+    (its strategy's), from ``args``, parsed by click; and the ``inputs`` other arguments
+    (puzzles to read), wherever they stand among the options. Only the options given are
+    returned; each error is one line naming the option."""
+    declared = (*ptype.params, *more)
+    command = click.Command(ptype.name, add_help_option=False,
+                            params=[*map(_option, declared),
+                                    click.Argument(["inputs"], nargs=-1)])
+    known = ", ".join(p.flag for p in declared) or "none"
+    try:
+        ctx = command.make_context(ptype.name, list(args))
+    except click.NoSuchOption as exc:
+        raise PuzzleInputError(f"unknown option {exc.option_name} for puzzle '{ptype.name}' "
+                               f"(its options: {known})") from None
+    except click.BadOptionUsage as exc:
+        flags = {name for o in command.params if getattr(o, "is_flag", False)
+                 for name in (*o.opts, *o.secondary_opts)}
+        needs = "takes no value" if exc.option_name in flags else "needs a value"
+        raise PuzzleInputError(f"option {exc.option_name} {needs}") from None
+    except click.UsageError as exc:
+        raise PuzzleInputError(f"{' '.join(exc.format_message().split())} (puzzle "
+                               f"'{ptype.name}')") from None
+    raw = {p.name: ctx.params[p.name] for p in declared
+           if ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE}
+    others = list(ctx.params["inputs"])
+    if len(others) > inputs:
+        raise PuzzleInputError(f"unexpected argument '{others[inputs]}' for puzzle "
+                               f"'{ptype.name}'")
     if len(others) < inputs:
         raise PuzzleInputError("missing the puzzle to read (a string, a file, or - for stdin)")
     return raw, others
@@ -140,14 +155,10 @@ def _settings(ptype: PuzzleType | None, solver: str | None, config: Path | None,
 
 def _engine(host: Host, ptype: PuzzleType | None, solver: str | None, config: Path | None,
             time_limit: float | None, params: dict[str, Any] | None = None) -> Engine:
-    """The engine on the solver in effect (``_settings``)."""
+    """The engine on the solver in effect (``_settings``), made by the factory every
+    engine comes from (``run.factory``)."""
     settings = _settings(ptype, solver, config, time_limit, params)
-    info = find_solver(settings.solver)
-    free = settings.free_search
-    if free is None:
-        free = ptype is not None and calls.wants_free_search(ptype, info.id, info.tags)
-    return Engine(host, Backend(settings.solver, settings.time_limit, free_search=free,
-                                check_flags=settings.check_flags))
+    return SolverSettings.resolved(ptype, settings).engine(host)
 
 
 def counted(n: float, noun: str) -> str:

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from .. import calls, files
 from ..errors import PuzzleEngineError, PuzzleInputError
+from ..record import PROVENANCE
 from ..store import Filters, Store, records, stats
 from ..store.query import SOURCES, check_draw, levels
 from . import app, streams
@@ -190,7 +191,6 @@ def _csv_row(host, record) -> list:
            if "bin" not in store else store.get("level"),
            "puzzle": _line(host, record), "record": json.dumps(record),
            "solution": None if record.get("solution") is None else json.dumps(record["solution"]),
-           **{k: record.get(k) for k in ("seed", "plugin", "plugin_version", "solver",
-                                         "solver_version", "engine_version")},
+           **{k: record.get(k) for k in ("seed", *PROVENANCE)},
            "created_at": store["created_at"]}
     return ["" if row[k] is None else row[k] for k in CSV_FIELDS]

@@ -1,10 +1,11 @@
 """``puzzle-engine gen``: generate puzzles with the puzzle type's strategy, and write
-them one at a time (to stdout or ``--out``), with a progress bar on stderr. Resuming a
-batch (``resume``) and the search for a level (``difficulty``) are the engine's."""
+them one at a time (to stdout or ``--out``, and ``--db``), with a progress bar on stderr:
+a front end of the run pipeline (``run``), which also resumes a batch and searches for a
+level, in one process or in ``--workers``."""
 from __future__ import annotations
 
 import contextlib
-import json
+import itertools
 import os
 import random
 from pathlib import Path
@@ -12,16 +13,23 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import batch_file, calls, processes
-from ..difficulty import DIFFICULTY, check_complexity, make_judge, search
+from .. import calls, processes
+from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
 from ..errors import PuzzleInputError
 from ..files import check_out, check_writable
-from ..resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
+from ..run import outfile, pipeline
+from ..run.executors import InProcess, LocalPool
+from ..run.factory import SolverSettings
+from ..run.job import Grading, Job
+from ..run.progress import Bar
+from ..run.resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
+from ..run.sinks import Both, FileWriter, Lines, StoreSink
+from ..store import Store
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, FormatOpt, ModelOpt, SolverOpt, TimeOpt,
-                     _check_format, _engine, _errors, _host, _plugin_params, _render,
-                     err_console, out_console)
+                     _check_format, _engine, _errors, _host, _plugin_params, err_console,
+                     out_console)
 
 
 @app.command(context_settings=PLUGIN_ARGS, add_help_option=False)
@@ -95,37 +103,40 @@ def gen(
         options = strategy.make_options({k: v for k, v in raw.items() if k in strategy_names},
                                         workers=workers)
         complexity = getattr(options, "complexity", None)
-        if workers > 1 and (difficulty is not None or complexity == DIFFICULTY):
-            # before the solver and the level model are loaded: this needs no work
-            raise PuzzleInputError("--workers cannot be combined with --difficulty or "
-                                   "--complexity difficulty yet")
         engine = _engine(host, ptype, solver, config, time_limit, params)
-        judge = None
+        grading = judge = None
         if difficulty is not None or complexity == DIFFICULTY:
-            judge = make_judge(ptype, params, model, grader,
-                               lambda name: _engine(host, ptype, name, config, time_limit))
+            judged = []
+
+            def engine_for(name):
+                judged.append(_engine(host, ptype, name, config, time_limit))
+                return judged[-1]
+            judge = make_judge(ptype, params, model, grader, engine_for)
             if difficulty is not None:
                 judge.check_level(difficulty)
+            grading = Grading(difficulty, model, grader, SolverSettings.of(judged[0].backend),
+                              every=difficulty is not None)
             if complexity == DIFFICULTY:
                 host.complexities[DIFFICULTY] = judge.complexity()
         check_complexity(host, complexity)
         variants = getattr(options, "variants", 0)
         same = same_fields(engine, ptype, strategy, options, judge, difficulty)
+        if judge is not None:
+            judge.close()  # each executor grades with its own
         if resume and (out is None or fmt == "text"):
             raise PuzzleInputError("--resume needs --out FILE and --format json or line")
         if resume and difficulty is not None and fmt != "json":
             raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
-        keep = sink = None
+        job = Job(ptype.name, params, options, SolverSettings.of(engine.backend), grading,
+                  entries=db is not None)
+        keep = handle = stored = None
         try:
-            keep = StoreWriter(db, ptype) if db else None  # a bad store: before --out is made
-            sink = batch_file.open_output(out) if out else None  # locked until the end
+            keep = Store(db) if db else None  # a bad store: before --out is made
+            handle = outfile.open_output(out) if out else None  # locked until the end
             if out is not None:  # again, locked: filled since by another command?
                 check_out(out, force=force or resume, others="--resume to go on with the "
                           "batch it holds, ")
             existing = existing_batch(ptype, params, out, fmt, resume, same)
-            # --force replaces the file at the first puzzle written, not before: a run that
-            # fails or is interrupted before it (a time-out, Ctrl-C) leaves the file as it was
-            replace = force and sink is not None and out.is_file()
             if difficulty is not None:
                 done, seed = done_and_next_seed(out, existing, seed)
             else:
@@ -135,20 +146,52 @@ def gen(
                 err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
             if existing is not None:
                 existing.drop_cut_line(out)
-            if difficulty is not None:
-                _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out,
-                                judge, difficulty, attempts, keep, replace)
-            else:
-                _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers,
-                          keep, replace)
+            # --force replaces the file at the first puzzle written, not before
+            write = (FileWriter(handle, replace=force and out.is_file()) if handle else
+                     lambda lines: out_console.print("\n".join(lines), markup=False))
+            sink = lines = Lines(ptype, params, fmt, count, write, done,
+                                 noted=difficulty is not None)
+            if keep is not None:
+                stored = StoreSink(keep)
+                sink = Both(lines, stored)
+            _run(job, host, seed, count, done, sink, workers, difficulty, attempts, out)
         finally:
             if keep:
                 keep.close()
-            if sink:
+                if stored is not None and (stored.stored or stored.duplicates):
+                    err_console.print(f"puzzle-engine: stored {stored.stored} puzzle"
+                                      f"{'s' * (stored.stored != 1)} in {db} "
+                                      f"({stored.duplicates} equivalent to stored ones)",
+                                      markup=False)
+            if handle:
                 with contextlib.suppress(OSError):  # a failed write was reported already
-                    sink.close()
-            if judge:
-                judge.close()
+                    handle.close()
+
+
+def _run(job, host, seed, count, done, sink, workers, level, attempts, out) -> None:
+    """The run pipeline: seeds from ``seed`` (after the ``done`` ones; with a ``level``,
+    on until ``count`` puzzles of it), in this process or in ``workers`` processes."""
+    if level is None:
+        seeds = range(seed + done, seed + count)
+    else:
+        seeds = itertools.count(seed)
+    many = level is not None or len(seeds) > 1
+    executor = LocalPool(workers) if workers > 1 and many else InProcess(host)
+
+    def missed(first: int, last: int) -> PuzzleInputError:
+        return PuzzleInputError(f"no '{level}' puzzle in {attempts} attempts (seeds {first}.."
+                                f"{last}); raise --attempts, or change --target-empty or the "
+                                "options")
+    try:
+        with Bar(err_console, job.puzzle, count) if count > 1 else contextlib.nullcontext() as bar:
+            pipeline.run(job, seeds, executor, sink, count, bar=bar, warn=_warn,
+                         misses=attempts if level is not None else None, missed=missed)
+    except KeyboardInterrupt as exc:
+        raise _interrupted(exc, out) from None
+
+
+def _warn(line: str) -> None:
+    err_console.print(f"puzzle-engine: warning: {line}", markup=False)
 
 
 def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
@@ -181,139 +224,7 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
                       f"and graded by '{ptype.grader}'.", markup=False)
 
 
-def _writer(sink, replace: bool = False):
-    """Write one puzzle's lines (with its variants) in one call, so that an interrupt
-    leaves whole groups; to ``sink``, or to stdout. With ``replace`` (``--force``), what
-    ``sink`` held is dropped at the first write (the file is locked meanwhile)."""
-    if sink is None:
-        return lambda lines: out_console.print("\n".join(lines), markup=False)
-
-    def write(lines: list[str]) -> None:
-        nonlocal replace
-        try:
-            if replace:
-                sink.truncate(0)
-                replace = False
-            sink.write("".join(line + "\n" for line in lines))
-            sink.flush()
-        except OSError as exc:
-            raise PuzzleInputError(f"cannot write {sink.name}: {exc.strerror}") from None
-    return write
-
-
-def _lines_of(engine, ptype, params, result, fmt: str, count: int, extra=None) -> list[str]:
-    """The output lines of one generated puzzle and its variants (``extra`` is merged
-    into each JSON record)."""
-    lines = []
-    puzzles = (result.kept or [result.puzzle]) + result.variants
-    for p in puzzles:
-        if fmt == "json":
-            lines.append(json.dumps({**p.to_json(ptype), **(extra or {})}))
-        else:
-            text = _render(ptype, params, p.instance, fmt)
-            if fmt == "text" and result.variants:  # which is the original, which a variant
-                text = (f"variant {p.variant} of {len(result.variants)}" if p.variant
-                        else f"original (seed {p.seed})") + "\n" + text
-            lines.append(text + ("\n" if fmt == "text" and (count > 1 or len(puzzles) > 1) else ""))
-    return lines
-
-
-class StoreWriter:
-    """``gen --db``: each puzzle (with its variants) committed to the store as it is
-    written out; at the end, one line says what was stored."""
-
-    def __init__(self, path: Path, ptype):
-        from ..store import Store  # lazy: only gen --db loads the store (sqlite3)
-        self.store, self.ptype, self.path = Store(path), ptype, path
-        self.stored = self.duplicates = 0
-
-    def add(self, result, grade=None) -> None:
-        from ..store import entries_of  # lazy: as above
-        with self.store.failures():
-            added = self.store.add(entries_of(self.ptype, result, grade))
-        self.stored += added.stored
-        self.duplicates += added.duplicates
-
-    def close(self) -> None:
-        self.store.close()
-        if self.stored or self.duplicates:
-                err_console.print(f"puzzle-engine: stored {self.stored} puzzle"
-                              f"{'s' * (self.stored != 1)} in {self.path} ({self.duplicates} "
-                              "equivalent to stored ones)", markup=False)
-
-
-def _warn_timeouts(puzzle) -> None:
-    """Say on stderr when checks of a puzzle timed out: its record says ``minimal: false``
-    and counts them in ``unknown``."""
-    if not puzzle.unknown:
-        return
-    what = f"{puzzle.unknown} check{'s' * (puzzle.unknown != 1)} of the puzzle with seed {puzzle.seed} timed out"
-    if puzzle.instance == puzzle.solution:  # nothing could be removed
-        what = f"every check of the puzzle with seed {puzzle.seed} timed out ({puzzle.unknown})"
-    err_console.print(f"puzzle-engine: warning: {what}; it keeps those squares and is not "
-                      "minimal (raise --time-limit)", markup=False)
-
-
 def _interrupted(exc: KeyboardInterrupt, out: Path | None) -> typer.Exit:
     kept = f"; the finished puzzles are in {out}, rerun with --resume to go on" if out else ""
     err_console.print(f"puzzle-engine: interrupted{kept}")
     return typer.Exit(processes.exit_code(exc))
-
-
-class _NoProgress(contextlib.nullcontext):
-    """No progress bar: for a single puzzle, or when stderr is not a terminal (a bar's
-    last frame there is an empty line in a log)."""
-
-    def add_task(self, *args, **kwargs) -> None:
-        return None
-
-    def advance(self, task) -> None:
-        pass
-
-
-def _progress(count: int):
-    """A progress bar on stderr, shown on a terminal while more than one puzzle is made."""
-    if count <= 1 or not err_console.is_terminal:
-        return _NoProgress()
-    # lazy: only a bar on a terminal loads rich.progress (test_startup)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err_console, transient=True)
-
-
-def _gen_loop(engine, ptype, params, options, seed, count, done, fmt, sink, out, workers=1,
-              keep=None, replace=False) -> None:
-    write = _writer(sink, replace)
-    progress = _progress(count)
-    try:
-        with progress:
-            task = progress.add_task(f"{ptype.name}", total=count, completed=done)
-            seeds = range(seed + done, seed + count)
-            if workers > 1 and len(seeds) > 1:
-                from ..workers import generate_many  # lazy: only --workers loads multiprocessing
-                results = generate_many(engine, ptype.name, params, options, seeds, workers)
-            else:
-                results = (engine.generate(ptype, params, s, options) for s in seeds)
-            for result in results:
-                write(_lines_of(engine, ptype, params, result, fmt, count))
-                if keep:
-                    keep.add(result)
-                _warn_timeouts(result.puzzle)
-                progress.advance(task)
-    except KeyboardInterrupt as exc:
-        raise _interrupted(exc, out) from None
-
-
-def _gen_difficulty(engine, ptype, params, options, seed, count, done, fmt, sink, out, judge,
-                    level, attempts, keep=None, replace=False) -> None:
-    write = _writer(sink, replace)
-    try:
-        for result, note in search(engine, ptype, params, options, judge, level, seed,
-                                   count - done, attempts):
-            write(_lines_of(engine, ptype, params, result, fmt, count, {"difficulty": note}))
-            if keep:
-                keep.add(result, {k: note[k] for k in ("level", "grader", "model_sha256",
-                                                       "mean_nodes", "mode", "probabilities")})
-            _warn_timeouts(result.puzzle)
-    except KeyboardInterrupt as exc:
-        raise _interrupted(exc, out) from None

@@ -16,10 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import calls
+from ..record import COLUMNS
 
-#: The record fields the store keeps in columns of their own (the rest go to ``meta``).
-COLUMNS = ("type", "params", "seed", "variant", "plugin", "plugin_version", "engine_version",
-           "solver", "solver_version")
 
 
 def dumps(value: Any, sort: bool = True) -> str:

@@ -1,64 +1,14 @@
-"""What every generation strategy shares: the interface, and the record of a puzzle."""
+"""What every generation strategy shares: the interface, and the result of one seed (its
+puzzles are ``record.Puzzle``)."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import calls
-from ..version import __version__
 from ..errors import PuzzleInputError
+from ..record import Puzzle
 from ..types import Param
-
-
-#: The fields the engine writes into every record of ``gen`` (some only for some
-#: strategies or options); the strategy's and criterion's fields (``Puzzle.extra``) too.
-ENGINE_FIELDS = ("type", "params", "seed", "variant", "plugin", "plugin_version",
-                 "engine_version", "solver", "solver_version", "solver_calls", "seconds",
-                 "minimal", "unknown", "complexity", "options")
-
-
-@dataclass
-class Puzzle:
-    """One generated puzzle with everything needed to reproduce it."""
-
-    type: str
-    params: dict[str, Any]
-    instance: Any
-    solution: Any
-    seed: int
-    plugin: str
-    plugin_version: str
-    solver: str
-    solver_version: str
-    solver_calls: int
-    seconds: float
-    minimal: bool | None = None  # emptying: no given can go (None: not the strategy's notion)
-    unknown: int = 0        # checks that timed out (counted as refusals)
-    level: Hashable = None
-    options: dict[str, Any] = field(default_factory=dict)
-    variant: int | None = None  # k for the k-th transformed variant of the puzzle with `seed`
-    extra: dict[str, Any] = field(default_factory=dict)  # the strategy's and criterion's fields
-
-    @property
-    def grid(self):
-        """The instance of a grid puzzle."""
-        return self.instance
-
-    def to_json(self, ptype) -> dict[str, Any]:
-        reserved = {*ENGINE_FIELDS, *self.extra}
-        record = {"type": self.type, "params": self.params,
-                  **calls.record(ptype, self.params, self.instance, self.solution, reserved),
-                  "seed": self.seed, "variant": self.variant,
-                  "plugin": self.plugin, "plugin_version": self.plugin_version,
-                  "engine_version": __version__, "solver": self.solver,
-                  "solver_version": self.solver_version, "solver_calls": self.solver_calls,
-                  "seconds": round(self.seconds, 4)}
-        if self.minimal is not None:
-            record.update({"minimal": self.minimal, "unknown": self.unknown})
-        if "complexity" in self.options:
-            record["complexity"] = {"name": self.options.get("complexity"), "level": self.level}
-        return {**record, **self.extra, "options": self.options}
 
 
 @dataclass

@@ -22,7 +22,8 @@ from .. import calls, processes
 from ..errors import PluginError
 from ..hookspecs import Emptying as EmptyingHooks
 from ..types import Board, Param
-from .base import GenResult, Puzzle, Strategy, check_range
+from ..record import Puzzle, stamped
+from .base import GenResult, Strategy, check_range
 
 #: Draws of a random full board a type may refuse in a row.
 MAX_DRAWS = 100
@@ -499,11 +500,8 @@ class _Run:
 
         grid = tuple(board)
         backend = engine.backend
-        puzzle = Puzzle(type=ptype.name, params=dict(params), instance=grid, solution=full,
-                        seed=seed, plugin=ptype.plugin, plugin_version=ptype.plugin_version,
-                        solver=backend.solver_id, solver_version=backend.info.version,
-                        solver_calls=backend.calls - calls0,
-                        seconds=time.perf_counter() - start,
+        puzzle = Puzzle(**stamped(ptype, params, seed, backend, calls0, start),
+                        instance=grid, solution=full,
                         minimal=len(tested) == n and checker.unknown == 0,
                         unknown=checker.unknown, level=calls.level(complexity, ptype, params, grid),
                         options={**options.to_json(), "free_search": backend.free_search,

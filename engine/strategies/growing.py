@@ -22,7 +22,8 @@ from ..errors import PluginError, PuzzleInputError
 from ..criteria import Verdict
 from ..hookspecs import GradingSession, Growing
 from ..types import Param, Status
-from .base import GenResult, Puzzle, Strategy, check_range
+from ..record import Puzzle, stamped
+from .base import GenResult, Strategy, check_range
 
 MAX_RESTARTS = 100
 MAX_BIAS_RUNS = 1000
@@ -131,12 +132,8 @@ class GrowingStrategy(Strategy):
             raise PluginError(f"growing {calls.owner(ptype)} found no accepted level in "
                               f"{options['restarts']} bases (seed {seed}); raise --restarts")
         backend = engine.backend
-        puzzles = [Puzzle(type=ptype.name, params=dict(params), instance=inst,
-                          solution=verdict.solution, seed=seed, plugin=ptype.plugin,
-                          plugin_version=ptype.plugin_version, solver=backend.solver_id,
-                          solver_version=backend.info.version,
-                          solver_calls=backend.calls - calls0,
-                          seconds=time.perf_counter() - start,
+        puzzles = [Puzzle(**stamped(ptype, params, seed, backend, calls0, start),
+                          instance=inst, solution=verdict.solution,
                           options=self.record_options(options),
                           extra={"step": step, "restarts": restart, **fields,
                                  **verdict.fields})

@@ -11,7 +11,8 @@ from .. import calls
 from ..errors import PluginError
 from ..hookspecs import OwnGenerator
 from ..types import Param
-from .base import GenResult, Puzzle, Strategy, check_range
+from ..record import Puzzle, stamped
+from .base import GenResult, Strategy, check_range
 
 
 class OwnStrategy(Strategy):
@@ -45,10 +46,7 @@ class OwnStrategy(Strategy):
                               f"was accepted by '{criterion.name}' (seed {seed}{timed}); "
                               "raise --draws")
         backend = engine.backend
-        puzzle = Puzzle(type=ptype.name, params=dict(params), instance=instance,
-                        solution=verdict.solution, seed=seed, plugin=ptype.plugin,
-                        plugin_version=ptype.plugin_version, solver=backend.solver_id,
-                        solver_version=backend.info.version, solver_calls=backend.calls - calls0,
-                        seconds=time.perf_counter() - start, options=self.record_options(options),
+        puzzle = Puzzle(**stamped(ptype, params, seed, backend, calls0, start),
+                        instance=instance, solution=verdict.solution, options=self.record_options(options),
                         extra={"draws": draw, **verdict.fields})
         return GenResult(puzzle, [])

@@ -1,7 +1,7 @@
 """Going on with a batch (``gen --out FILE --resume``): what the puzzles already in the
 file must share with this run, and where this run goes on from.
 
-``batch_file`` reads the file back and checks each line against what it is given; this
+``outfile`` reads the file back and checks each line against what it is given; this
 module says what that is (the ``same`` fields), and from the lines it read works out how
 many puzzles are done and the seed to go on with. A batch is a run of seeds, each making a
 puzzle and its variants; with ``--difficulty`` seeds that miss the level are skipped, so
@@ -12,11 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import __version__, batch_file, calls
-from .errors import PuzzleInputError
-from .hookspecs import PuzzleType
-from .inputs import parse
-from .solving.discovery import EXACT
+from .. import __version__, calls
+from ..errors import PuzzleInputError
+from ..hookspecs import PuzzleType
+from ..inputs import parse
+from ..solving.discovery import EXACT
+from . import outfile
 
 
 def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
@@ -25,11 +26,11 @@ def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
     solver and its version (any exact solver, for a strategy whose puzzles are alike on
     all of them), the versions, the strategy's recorded options, and with a ``level`` the
     level, the grader and the level model (by content) of ``judge``. Dotted names, as
-    ``batch_file.read_existing`` takes them."""
+    ``outfile.read_existing`` takes them."""
     solver = engine.backend.solver_id
     if solver in EXACT and getattr(strategy, "alike_on_exact_solvers", False):
         # The same puzzles on every exact solver (and version): the batch may go on on any.
-        pinned: dict[str, Any] = {"solver": batch_file.OneOf(sorted(EXACT))}
+        pinned: dict[str, Any] = {"solver": outfile.OneOf(sorted(EXACT))}
     else:
         pinned = {"solver": solver, "solver_version": engine.backend.info.version}
     same = {**pinned, "plugin_version": ptype.plugin_version, "engine_version": __version__,
@@ -42,7 +43,7 @@ def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
 
 
 def existing_batch(ptype: PuzzleType, params: dict[str, Any], out: Path | None, fmt: str,
-                   resume: bool, same: dict[str, Any]) -> batch_file.Existing | None:
+                   resume: bool, same: dict[str, Any]) -> outfile.Existing | None:
     """What ``out`` holds (checked to be this batch's records, with ``resume``), or None
     when there is nothing to go on from (always without ``resume``)."""
     if out is None:
@@ -59,10 +60,10 @@ def existing_batch(ptype: PuzzleType, params: dict[str, Any], out: Path | None, 
         if calls.text(ptype, "format", params=params, instance=parsed.instance,
                       fmt="line") != line:
             raise PuzzleInputError("not written as 'gen --format line' writes")
-    return batch_file.read_existing(out, fmt, ptype.name, params, check_line, same)
+    return outfile.read_existing(out, fmt, ptype.name, params, check_line, same)
 
 
-def done_and_seed(out: Path | None, fmt: str, existing: batch_file.Existing | None,
+def done_and_seed(out: Path | None, fmt: str, existing: outfile.Existing | None,
                   seed: int | None, variants: int) -> tuple[int, int | None]:
     """How many puzzles ``out`` already holds, and the batch seed they were made with
     (``seed``, the one asked for, when there are none; it may be None)."""
@@ -96,7 +97,7 @@ def done_and_seed(out: Path | None, fmt: str, existing: batch_file.Existing | No
     return len(records) // group, first_seed
 
 
-def done_and_next_seed(out: Path | None, existing: batch_file.Existing | None,
+def done_and_next_seed(out: Path | None, existing: outfile.Existing | None,
                        seed: int | None) -> tuple[int, int | None]:
     """With ``--difficulty``: how many puzzles ``out`` already holds, and the next seed to
     try, which the last record notes (JSON only: seeds that miss the level are skipped, so

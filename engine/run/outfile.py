@@ -20,12 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import PuzzleInputError
-from .files import check_writable, read_text
-
-#: Fields every JSON record of ``gen`` carries (``Puzzle.to_json``): the engine's own, not
-#: the puzzle type's (a grid's is ``grid``, another type's whatever its ``to_json`` says).
-_RECORD_FIELDS = ("type", "params", "seed", "variant", "plugin", "engine_version")
+from ..errors import PuzzleInputError
+from ..files import check_writable, read_text
+from ..record import REQUIRED
 
 
 def open_output(path: Path):
@@ -111,7 +108,7 @@ def _record(line: str, where: str, type_name: str, params: dict[str, Any],
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         raise PuzzleInputError(f"{where}: not a JSON record ({exc.msg}){untouched}") from None
-    if not isinstance(record, dict) or any(k not in record for k in _RECORD_FIELDS):
+    if not isinstance(record, dict) or any(k not in record for k in REQUIRED):
         raise PuzzleInputError(f"{where}: not a puzzle record of 'puzzle-engine gen'{untouched}")
     if record["type"] != type_name:
         raise PuzzleInputError(f"{where}: a '{record['type']}' puzzle, not '{type_name}'"

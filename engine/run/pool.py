@@ -1,9 +1,9 @@
-"""``gen --workers N`` (and ``batch --workers N``): puzzles generated in N processes,
-written in seed order.
+"""The local pool of worker processes (``gen --workers N``, ``batch --workers N``): a
+function computed for item after item in N processes, the results yielded in order.
 
-Each worker process loads the plugins and builds its own engine, with the solver settings
-the command resolved, so a worker's puzzle is the one a single process makes for the same
-seed. Workers are started with ``spawn``: the parent may hold threads (the progress bar),
+Each worker process runs a job (``run.job``), which loads the plugins and makes its own
+engine from the solver settings the command resolved (``run.factory``), so a worker's
+puzzle is the one a single process makes for the same seed. Workers are started with ``spawn``: the parent may hold threads (the progress bar),
 and a forked copy of it would be unsafe.
 
 When there are as many workers as CPUs the process may run on, each worker is pinned to
@@ -22,7 +22,6 @@ puzzles per worker are queued at a time, so a huge ``--count`` costs no memory.
 from __future__ import annotations
 
 import collections
-import functools
 import multiprocessing
 import os
 import queue
@@ -33,19 +32,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from . import processes
-from .solving.backend import Backend
-from .errors import SolverError
-from .engine import Engine
-from .strategies import GenResult
-from .plugins import get_host
+from .. import processes
+from ..errors import SolverError
 
-_state: dict[str, Any] = {}
 _END = object()
 
 
 class WorkerError(SolverError):
-    """A worker process of ``gen --workers`` died."""
+    """A worker process of the pool died."""
 
 PIN_ENV = "PUZZLE_ENGINE_PIN_WORKERS"
 
@@ -73,28 +67,6 @@ def _join(cpus: Any = None, parent: int | None = None) -> None:
             os.sched_setaffinity(0, {cpus.get(timeout=10)})
         except (OSError, ValueError, queue.Empty):  # only a speed-up: else unpinned
             pass
-
-
-def _init(puzzle: str, solver: str, time_limit: float | None, free_search: bool,
-          check_flags: tuple[str, ...], cpus: Any = None, parent: int | None = None) -> None:
-    _join(cpus, parent)
-    host = get_host()
-    _state["engine"] = Engine(host, Backend(solver, time_limit, free_search=free_search,
-                                            check_flags=check_flags))
-    _state["ptype"] = host.get_type(puzzle)
-
-
-def _generate(params: dict[str, Any], seed: int, options) -> GenResult:
-    return _state["engine"].generate(_state["ptype"], params, seed, options)
-
-
-def generate_many(engine: Engine, puzzle: str, params: dict[str, Any], options,
-                  seeds: range, workers: int) -> Iterator[GenResult]:
-    """The results for ``seeds``, in order, made by ``workers`` processes (``in_order``)."""
-    backend = engine.backend
-    yield from in_order(functools.partial(_generate, params, options=options), seeds, workers,
-                        _init, (puzzle, backend.info.id, backend.time_limit,
-                                backend.free_search, backend.check_flags))
 
 
 def in_order(fn: Callable[[Any], Any], items: Iterable[Any], workers: int,

@@ -1,10 +1,11 @@
-"""Where a batch's seeds are worked on (``jobs.run``): in this process, in a local pool of
-worker processes (the default, ``--workers K``), or on a Dask cluster (``--executor dask
---scheduler tcp://HOST:PORT``). Every executor yields the results in seed order, whatever
-order they finish in, and keeps only a few seeds per worker under way, so an endless run
-of seeds costs no memory and stopping wastes little work.
+"""Where a job's seeds are worked on (``job.run``): in this process (``InProcess``), in a
+local pool of worker processes (``LocalPool``, ``--workers K``), or on a Dask cluster
+(``Dask``, ``batch --executor dask --scheduler tcp://HOST:PORT``; Dask is an optional
+extra). Every executor yields the results in seed order, whatever order they finish in,
+and keeps only a few seeds per worker under way, so an endless run of seeds costs no
+memory and stopping wastes little work; stopping the iteration stops the work.
 
-The local pool's workers are the ones of ``gen --workers`` (``workers``): started with
+The local pool's workers (``pool``) are started with
 ``spawn``, pinned one per CPU when there are as many as CPUs, killed with their solvers
 on an interrupt, and dying with the command. Dask's workers are the cluster's: the command
 only submits tasks and reads their results, and cancels the tasks under way when it stops.
@@ -20,23 +21,49 @@ import socket
 from collections.abc import Iterable, Iterator
 from urllib.parse import urlsplit
 
-from .errors import PuzzleEngineError, PuzzleInputError, SolverError
-from .jobs import Job, SeedResult, run
-from .workers import in_order
+from ..errors import PuzzleEngineError, PuzzleInputError, SolverError
+from .job import Job, Prepared, SeedResult, run, work
+from .pool import in_order
 
 #: Tasks under way per worker (thread) at most.
 AHEAD = 2
 EXECUTORS = ("local", "dask")
 
 
-def local_results(job: Job, seeds: Iterable[int], workers: int) -> Iterator[SeedResult]:
-    """The results for ``seeds`` in order, made in this process (``workers`` 1) or in a
-    pool of ``workers`` processes (``workers.in_order``; call it from the main thread)."""
-    if workers <= 1:
-        for seed in seeds:
-            yield run(job, seed)
-        return
-    yield from in_order(functools.partial(run, job), seeds, workers)
+class InProcess:
+    """In this process, on the command's own plugins (``host``)."""
+
+    def __init__(self, host=None):
+        self.host = host
+
+    def results(self, job: Job, seeds: Iterable[int]) -> Iterator[SeedResult]:
+        prepared = Prepared(job, self.host)
+        try:
+            for seed in seeds:
+                yield work(prepared, job, seed)
+        finally:
+            prepared.close()
+
+
+class LocalPool:
+    """In a pool of ``workers`` processes (``pool.in_order``; iterate it from the main
+    thread)."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+
+    def results(self, job: Job, seeds: Iterable[int]) -> Iterator[SeedResult]:
+        yield from in_order(functools.partial(run, job), seeds, self.workers)
+
+
+class Dask:
+    """On the workers of ``client``'s cluster (``dask_results``)."""
+
+    def __init__(self, client, timeout: float):
+        self.client, self.timeout = client, timeout
+
+    def results(self, job: Job, seeds: Iterable[int]) -> Iterator[SeedResult]:
+        yield from dask_results(job, seeds, self.client, self.timeout)
 
 
 #: Seconds the command waits on the Dask cluster before it gives up (``--dask-timeout``,
