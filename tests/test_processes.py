@@ -81,6 +81,10 @@ def start(argv, tmp_path, ignore=()):
 #: The most a test waits for something that must happen (solvers to start, a marker): a
 #: guard against a hung test only, never a time anything is expected to take.
 SAFETY = 600
+#: How soon a signalled command must be gone: far less than the work it stops would take
+#: (a 600 s time limit, a puzzle of a minute), and room for a loaded machine: the command
+#: itself answers in well under 2 s when idle.
+STOPPED = 30.0
 
 
 def wait_for(condition, seconds: float) -> float:
@@ -126,9 +130,9 @@ def test_a_killed_batch_leaves_no_process(tmp_path, sig, to_group, code):
         assert sum("read _; kill" in c for c in before) == 2, before  # and their keepers
         assert any("resource_tracker" in c for c in before), before
         (os.killpg if to_group else os.kill)(proc.pid, sig)
-        took = wait_for(lambda: not session(proc.pid), 10)
+        took = wait_for(lambda: not session(proc.pid), STOPPED)
         assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
-        assert took < 2.0, f"{sig.name}: the command took {took:.1f} s to end"
+        assert took < STOPPED, f"{sig.name}: the command took {took:.1f} s to end"
         assert proc.wait(SAFETY) == code
     finally:
         with_group_killed(proc)
@@ -165,11 +169,11 @@ def pigeons(tmp_path, call: str, handlers: bool = True):
 
 def assert_all_end(proc, sig, to_group=False) -> None:
     """Send ``sig`` (to the process group, like a terminal's Ctrl-C, with ``to_group``):
-    every process of the session ends within 2 s."""
+    every process of the session ends soon (``STOPPED``)."""
     (os.killpg if to_group else os.kill)(proc.pid, sig)
-    took = wait_for(lambda: not session(proc.pid), 10)
+    took = wait_for(lambda: not session(proc.pid), STOPPED)
     assert session(proc.pid) == [], f"still running {took:.1f} s after {sig.name}"
-    assert took < 2.0
+    assert took < STOPPED
 
 
 @pytest.mark.parametrize("sig, to_group", [
@@ -236,12 +240,12 @@ def test_an_interrupt_stops_an_in_process_cp_sat_search(tmp_path, sig, probes, n
     try:
         wait_for_marker(proc, marker)
         (os.killpg if sig == signal.SIGINT else os.kill)(proc.pid, sig)
-        took = wait_for(lambda: proc.poll() is not None and not session(proc.pid), 10)
+        took = wait_for(lambda: proc.poll() is not None and not session(proc.pid), STOPPED)
     finally:
         with_group_killed(proc)  # before reading its output: a live writer never ends it
     err = proc.stderr.read()
     assert proc.returncode == code, err
-    assert took < 2.0
+    assert took < STOPPED
     assert "interrupted" in err and "terminate called" not in err
 
 
@@ -260,12 +264,12 @@ def test_an_interrupt_stops_a_plugins_own_cp_sat_check(tmp_path):
     try:
         wait_for_marker(proc, marker)
         os.killpg(proc.pid, signal.SIGINT)
-        took = wait_for(lambda: proc.poll() is not None, 10)
+        took = wait_for(lambda: proc.poll() is not None, STOPPED)
     finally:
         with_group_killed(proc)
     err = proc.stderr.read()
     assert proc.returncode == 130, err
-    assert took < 2.0 and "interrupted" in err
+    assert took < STOPPED and "interrupted" in err
 
 
 def signal_mask(pid: int, field: str) -> set[int]:
@@ -329,7 +333,7 @@ def test_a_solver_run_ends_at_its_time_limit(host, monkeypatch):
     try:
         assert model.count((0,) * 14, 1) == (0, False)
         ended = time.monotonic()
-        assert len(started) == 1 and ended - started[0] < 2.0
+        assert len(started) == 1 and ended - started[0] < STOPPED  # the model takes minutes unlimited
         assert children(os.getpid(), "fzn-") == []
     finally:
         model.close()
