@@ -14,7 +14,8 @@ docs/plugin-authoring.md:
 
 * a type that empties a board (``Emptying``, so a ``FlatBoard``) and reads its solution
   itself (``from_solution``): in contract 3 a flat board's solution is its decision array;
-* a type whose class cannot take a base class more (``__slots__``, a built-in layout).
+* a type whose class cannot be subclassed with the facets (its metaclass or
+  ``__init_subclass__`` refuses, a built-in layout).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def facets_for(cls: type) -> list[type]:
             continue
         methods = {name for name, value in vars(facet).items()  # its own, not Rules'
                    if callable(value) and not name.startswith("_")}
-        if any(hasattr(cls, name) for name in methods):
+        if any(callable(getattr(cls, name, None)) for name in methods):
             added.append(facet)
     return added
 
@@ -65,7 +66,11 @@ def adapt(ptype: PuzzleType) -> PuzzleType:
                 "__doc__": cls.__doc__}
         if not hasattr(cls, "rules"):  # contract 2 had no rules text: none, as before
             body["rules"] = _no_rules
-        _ADAPTED[cls] = cls if not added else type(cls.__name__, (cls, *added), body)
+        try:
+            _ADAPTED[cls] = cls if not added else type(cls)(cls.__name__, (cls, *added), body)
+        except Exception as exc:  # noqa: BLE001 - a metaclass, an __init_subclass__
+            raise Unadaptable(f"its class {cls.__name__} cannot take the facets as base "
+                              f"classes ({type(exc).__name__}: {exc})") from None
     adapted = _ADAPTED[cls]
     if adapted is not cls:
         try:

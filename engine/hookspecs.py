@@ -935,9 +935,21 @@ def facet_of(method: str) -> type | None:
     return _DECLARED.get(method)
 
 
-def offers(ptype: Any, facet: type) -> bool:
-    """Whether ``ptype`` has ``facet``: ``isinstance``, the one test the engine uses."""
-    return isinstance(ptype, facet)
+def unwritten(cls: type) -> list[tuple[type, str]]:
+    """The methods a type's class ``cls`` must write and does not: of each opt-in facet
+    it subclasses, those whose body here raises ``NotImplementedError``, as (facet,
+    method name). (``Codec``'s are asked only where used: a type may leave out a format.)"""
+    missing = []
+    for facet in cls.__mro__:
+        if facet is object or not issubclass(facet, Facet):
+            continue
+        for name, value in vars(facet).items():
+            if callable(value) and not name.startswith("_") \
+                    and "NotImplementedError" in getattr(getattr(value, "__code__", None),
+                                                         "co_names", ()) \
+                    and getattr(cls, name, None) is value:
+                missing.append((facet, name))
+    return missing
 
 
 # -- what a strategy asks of a type ----------------------------------------------------------
@@ -1061,7 +1073,7 @@ _DECLARED: dict[str, type] = {name: cls for facet in FACETS for cls in facet.__m
 __all__ = ["CONTRACT_VERSION", "FACETS", "Codec", "Complexity", "Drawing", "Emptying",
            "Explanation", "Facet", "FlatBoard", "Grading", "Growing", "MultipleChoice",
            "OwnGenerator", "Play", "PuzzleType", "Rules", "SplitModel", "Symmetry",
-           "Templates", "facet_of", "hookspec", "offers", "register_complexities",
+           "Templates", "facet_of", "hookspec", "unwritten", "register_complexities",
            "register_criteria", "register_graders", "register_puzzle_types",
            "register_strategies"]
 __all__ += ["Checker", "Criterion", "EngineServices", "GradeResult", "Grader", "GradingSession",

@@ -25,6 +25,7 @@ load, and a plugin name that two installed packages declare, are one line each.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import time
@@ -96,6 +97,7 @@ class Member:
         return f"{self.name}({', '.join(words)})"
 
 
+@functools.cache
 def members(protocol: type) -> list[Member]:
     """The members of ``protocol`` (a class of ``hookspecs``), data first, in the order
     declared. A method marked ``@optional``, and a data attribute with a value there,
@@ -134,19 +136,41 @@ def _takes(function, wanted: inspect.Signature) -> bool:
 def lacks(item, protocol: type) -> str | None:
     """What ``item`` lacks of ``protocol``, as the end of a sentence ("without
     'refuted_by'"), or None when it has every required member, each method callable with
-    the arguments the engine passes."""
+    the arguments the engine passes. A method the item's class defines is checked once
+    per class: the engine checks what a criterion or grader makes every time it is made."""
+    try:
+        own = vars(item)
+    except TypeError:  # no __dict__ (slots), or one that refuses: check every member
+        own = None
     for member in members(protocol):
-        if not hasattr(item, member.name):
-            if member.required:
-                return f"without '{member.name}'"
-            continue
-        if member.signature is None:
-            continue
-        value = getattr(item, member.name)
-        if not callable(value):
-            return f"whose '{member.name}' is not callable"
-        if not _takes(value, member.signature):
-            return f"whose '{member.name}' cannot be called as {member.shown()}"
+        if member.signature is None or own is None or member.name in own \
+                or isinstance(item, type):
+            problem = _check(item, member)
+        else:
+            key = (type(item), protocol, member.name)
+            if key not in _CHECKED:
+                _CHECKED[key] = _check(item, member)
+            problem = _CHECKED[key]
+        if problem is not None:
+            return problem
+    return None
+
+
+#: ``_check`` of a method defined by an item's class, by (class, protocol, name).
+_CHECKED: dict[tuple[type, type, str], str | None] = {}
+
+
+def _check(item, member: Member) -> str | None:
+    """What ``item`` lacks of one member of a protocol, or None."""
+    if not hasattr(item, member.name):
+        return f"without '{member.name}'" if member.required else None
+    if member.signature is None:
+        return None
+    value = getattr(item, member.name)
+    if not callable(value):
+        return f"whose '{member.name}' is not callable"
+    if not _takes(value, member.signature):
+        return f"whose '{member.name}' cannot be called as {member.shown()}"
     return None
 
 
@@ -289,9 +313,16 @@ class Host:
                         refused.setdefault(name, f"plugin '{plugin}' {problem}")
                     continue
                 if registry == "types":
-                    problem = self._facet_problem(item, plugin in self.adapted)
+                    try:
+                        problem = self._facet_problem(item, plugin in self.adapted)
+                    except Exception as exc:  # noqa: BLE001 - a class that breaks isinstance
+                        problem = (f"puzzle type '{getattr(item, 'name', '?')}' was refused: "
+                                   f"checking its facets raised {type(exc).__name__}: "
+                                   f"{one_line(exc)}")
                     if problem:
                         self._note(plugin, problem, skipped=False)
+                        if _good_name(getattr(item, "name", None)):  # named by a command
+                            refused.setdefault(item.name, f"plugin '{plugin}': {problem}")
                         continue
                 key = item.name
                 if key in found:
@@ -355,9 +386,18 @@ class Host:
         if lacking:
             facet = lacking[0]
             method = next(m for m in dir(type(ptype)) if hookspecs.facet_of(m) is facet)
+            advice = (f"rename it, or add {facet.__name__} to its base classes if its "
+                      "instances are flat boards" if facet is FlatBoard else
+                      f"add {facet.__name__} to its base classes")
             return (f"puzzle type '{ptype.name}' was refused: it writes {method}, a method of "
-                    f"the {facet.__name__} facet, but is not a {facet.__name__} (add "
-                    f"{facet.__name__} to its base classes; see docs/plugin-authoring.md)")
+                    f"the {facet.__name__} facet, but is not a {facet.__name__} ({advice}; "
+                    "see docs/plugin-authoring.md)")
+        unwritten = hookspecs.unwritten(type(ptype))
+        if unwritten:
+            facet, method = unwritten[0]
+            return (f"puzzle type '{ptype.name}' was refused: it is a {facet.__name__} but "
+                    f"does not write {method}, which that facet needs (see "
+                    "docs/plugin-authoring.md)")
         if isinstance(ptype, FlatBoard) and \
                 type(ptype).from_solution is not PuzzleType.from_solution:
             return (f"puzzle type '{ptype.name}' was refused: it is a FlatBoard and writes "
@@ -446,6 +486,8 @@ class Host:
 
     def get_type(self, name: str) -> PuzzleType:
         types = self.types
+        if name not in types and name in self._refused.get("types", {}):
+            raise PluginError(self._refused["types"][name])
         if name not in types:
             known = ", ".join(sorted(types)) or "none"
             raise UnknownPuzzleError(f"unknown puzzle '{name}' (loaded puzzle types: {known}; "

@@ -71,7 +71,7 @@ def test_each_facet_is_small_declared_and_documented_in_hookspecs():
 def test_a_type_without_a_facet_is_never_asked_its_methods():
     ptype = type("Stray", (Core,), {"transformations": never, "render_svg": never})()
     ptype.plugin = "mine"
-    assert not isinstance(ptype, Symmetry) and not hookspecs.offers(ptype, Drawing)
+    assert not isinstance(ptype, Symmetry) and not isinstance(ptype, Drawing)
     assert calls.call(ptype, "transformations", params={}) == ()
     assert calls.call(ptype, "canonical_form", params={}, instance=1) is None
     assert calls.call(ptype, "render_svg", params={}, instance=1) is None
@@ -262,5 +262,48 @@ def test_a_contract_2_type_is_a_flat_board_only_when_it_empties():
     assert fresh.register(plugin(type("Walls3", (Walls, Codec), {})()), name="new_walls")
     assert fresh.warnings() == [
         "plugin 'new_walls': puzzle type 'walled_growth' was refused: it writes structure, a method "
-        "of the FlatBoard facet, but is not a FlatBoard (add FlatBoard to its base classes; "
-        "see docs/plugin-authoring.md) (the rest of the plugin is loaded)"]
+        "of the FlatBoard facet, but is not a FlatBoard (rename it, or add FlatBoard to its "
+        "base classes if its instances are flat boards; see docs/plugin-authoring.md) (the "
+        "rest of the plugin is loaded)"]
+
+
+@pytest.mark.fast
+def test_a_facet_opted_into_without_its_method_is_refused_and_named_when_used():
+    """A type that opts into Drawing but writes no render_svg would fail only when drawn:
+    it is refused at load, and a command naming it is told why rather than "unknown"."""
+    class Undrawn(Core, Drawing):
+        name = "undrawn"
+    host = get_host()
+    assert host.register(plugin(Undrawn()), name="undrawn_plugin")
+    said = ("puzzle type 'undrawn' was refused: it is a Drawing but does not write "
+            "render_svg, which that facet needs (see docs/plugin-authoring.md)")
+    assert any(said in w for w in host.warnings()), host.warnings()
+    with pytest.raises(PluginError, match="does not write render_svg"):
+        host.get_type("undrawn")
+    assert host.get_type("sudoku")
+
+
+@pytest.mark.fast
+def test_a_contract_2_class_that_cannot_be_subclassed_stays_with_its_plugin():
+    """The adapter subclasses a contract-2 type's class; a metaclass that refuses (here
+    by __init_subclass__) is this plugin's refusal, never an internal error of the host."""
+    class Sealed(PuzzleType):
+        name = "sealed_v2"
+
+        def __init_subclass__(cls, **kwargs):
+            raise TypeError("sealed")
+
+        def format(self, params, instance, fmt):
+            return ""
+
+        def parse(self, params, text):
+            return Parsed({}, text)
+
+        def transformations(self, params):  # a Symmetry method: the adapter adds Symmetry
+            return ()
+    host = get_host()
+    assert host.register(plugin(Sealed(), contract=2), name="sealed_plugin")
+    warnings = host.warnings()
+    assert len(warnings) == 1 and "cannot be adapted" in warnings[0] \
+        and "TypeError: sealed" in warnings[0], warnings
+    assert host.get_type("sudoku")

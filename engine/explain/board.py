@@ -25,8 +25,11 @@ WANTED = ("ExplanationBoard(known, squares, values, data): known a mapping of po
 
 def explainable(ptype) -> bool:
     """Whether the explainer can explain puzzles of ``ptype``: flat boards of squares to
-    fill (``FlatBoard``), or a type that says how it sees an instance (``Explanation``)."""
-    return isinstance(ptype, (FlatBoard, Explanation))
+    fill (``FlatBoard``), or an ``Explanation`` type that says how it sees an instance
+    (writes ``explanation_board``)."""
+    return isinstance(ptype, FlatBoard) or (
+        isinstance(ptype, Explanation)
+        and type(ptype).explanation_board is not Explanation.explanation_board)
 
 
 def refusal(ptype) -> PuzzleInputError:
