@@ -5,7 +5,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, calls
+from .. import __version__, calls, hookspecs
+from ..contract_v2 import filled_by
 from ..errors import PuzzleInputError
 from ..types import Param
 
@@ -68,6 +69,7 @@ class GenResult:
     kept: list[Puzzle] = field(default_factory=list)  # every accepted level (growing)
 
 
+@filled_by(hookspecs.Strategy)  # a contract-2 strategy's missing members are ours
 class Strategy:
     """A way to make puzzles (the protocol is ``hookspecs.Strategy``). Subclasses set
     ``name``, ``options`` (their command-line options), ``hooks`` (the class a type must
