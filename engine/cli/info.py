@@ -25,14 +25,14 @@ def plugins():
     with _errors():
         host = _host(warn=False)  # the broken plugins are listed below
         table = Table(title="Plugins")
-        for col in ("plugin", "version", "contract", "puzzle types", "also registers"):
+        for col in ("plugin", "version", "puzzle types", "also registers", "contract"):
             table.add_column(col)
         infos = host.plugin_infos()
         for info in infos:
             also = "; ".join(f"{registry}: {', '.join(names)}"
                              for registry, names in info.registers.items())
             contract = f"{info.contract}, adapted" if info.adapted else str(info.contract)
-            table.add_row(info.name, info.version, contract, ", ".join(info.types), also)
+            table.add_row(info.name, info.version, ", ".join(info.types), also, contract)
         out_console.print(table)
         types = Table(title="Puzzle types")
         for col in ("type", "plugin", "strategy", "options", "description"):
