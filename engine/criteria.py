@@ -20,7 +20,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import calls
+from . import calls, hookspecs
+from .contract_v2 import filled_by
 from .errors import PluginError
 from .types import Board, Status
 
@@ -58,6 +59,7 @@ def not_proven(result, best) -> Verdict:
     return Verdict(None, len(best), result.status, best[0], fields={"best": result.objective})
 
 
+@filled_by(hookspecs.Criterion)  # a contract-2 criterion's missing members are ours
 class Criterion:
     """A base for criteria (the protocol is ``hookspecs.Criterion``): ``refuted_by`` never
     refutes, ``checker`` asks ``judge`` about each board. Set ``name`` and ``description``

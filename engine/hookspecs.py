@@ -10,14 +10,23 @@ more of the ``register_*`` hooks below:
     def register_puzzle_types(register):
         register(MyPuzzle())
 
+This module, top to bottom: the five hooks; the protocols of what they register and what
+those objects make or are handed (``Strategy``, ``Criterion``, its ``Checker`` and the
+``RemovalChecker`` a type sees, ``Grader``, its ``GradingSession`` and the
+``GradeResult`` that grades, the solver ``Session``, and ``EngineServices``, the engine
+as they see it, with its ``Registries`` and ``SolverService``); then a puzzle type: its
+core, its ``Codec``, the facets it opts into, and what each strategy asks of it.
+
 A *puzzle type* is an object, an instance of a subclass of ``PuzzleType`` (its core) and
 ``Codec`` below, that carries its own behaviour: the engine calls the methods of the type
 it is working on, and of no other. A plugin therefore never checks which type it is asked
 about, and one plugin's mistake stays with its own types. Everything beyond the core is a
-*facet* the type opts into by subclassing it (``Symmetry``, ``Drawing``, ``Play``,
-``Explanation``, ``Grading``, ``MultipleChoice``, ``SplitModel``, ``Templates``,
-``FlatBoard``): the engine asks ``isinstance(ptype, Facet)`` and never calls a facet's
-methods on a type without it (the table above ``PuzzleType`` lists them all).
+*facet* the type opts into by subclassing it (``Symmetry``, ``Rules`` and the
+``Drawing`` and ``Play`` that include it, ``Explanation``, ``Grading``,
+``MultipleChoice``, ``SplitModel``, ``Templates``, ``FlatBoard``): the engine asks
+``isinstance(ptype, Facet)`` and never calls a facet's methods on a type without it (the
+table above ``PuzzleType`` lists them all). ``Grading`` is what the grader ``multiple``
+asks of a type; a grader's own product is a ``GradingSession``.
 
 What a type must provide depends on how its puzzles are made, its *strategy*:
 
@@ -31,7 +40,8 @@ A puzzle is *accepted* by a criterion the type names (``criterion``): at most k
 solutions, unique modulo a symmetry, a unique optimum, or a unique answer among
 options. Difficulty is measured by a *grader* the type names (``grader``). Strategies,
 criteria, graders and GenPuzzles' complexity functions are objects too, registered
-through hooks, so a plugin can add one without touching the engine.
+through hooks, so a plugin can add one without touching the engine; each must have every
+member of its protocol below, checked when it registers.
 
 Puzzle types hold their puzzles as they like (the engine never looks inside, but for a
 ``FlatBoard``): an *instance* is the puzzle as given to the player, a *solution* its
@@ -48,10 +58,14 @@ two installed packages that declare one plugin name, are named in a warning too.
 The contract grows by facets: a new ability is a new small class a type may subclass,
 whose absence means "not offered", so a type that does not opt in keeps working.
 
-Contract 2 (one ``PuzzleType`` with every method) is adapted: a plugin that declares
-``PUZZLE_ENGINE_CONTRACT = 2`` loads, each of its types given the facets whose methods it
-has (``puzzle_engine.contract_v2``). A type that cannot be adapted so is refused in one
-line pointing to "Migrating from contract v2" in ``docs/plugin-authoring.md``.
+Contract 2 (one ``PuzzleType`` with every method, and criteria and strategies with fewer
+required members) is adapted: a plugin that declares ``PUZZLE_ENGINE_CONTRACT = 2``
+loads, each of its types given the facets whose methods it has, and each of its criteria
+and strategies the members contract 2 let it leave out, answered as the base classes
+``puzzle_engine.criteria.Criterion`` and ``puzzle_engine.strategies.Strategy`` answer
+(``puzzle_engine.contract_v2``). A type that cannot be adapted so is refused in one line
+pointing to "Migrating from contract v2" in ``docs/plugin-authoring.md``;
+``puzzle-engine plugins`` marks an adapted plugin.
 
 ``docs/plugin-authoring.md`` walks through a complete plugin for each strategy.
 """
@@ -72,6 +86,7 @@ from .types import (Board, Complexity, ConstraintGroups, ExplanationBoard, Param
 if TYPE_CHECKING:  # what the protocols return, defined above the contract's layer
     from importlib.resources.abc import Traversable
     from .criteria import Verdict
+    from .render.play import PlayGrid
     from .solving.results import Run
     from .strategies.base import GenResult
 
@@ -731,7 +746,7 @@ class Play(Rules):
     NOT_OFFERED = MappingProxyType({"play_grid": None})
 
     def play_grid(self, params: Mapping[str, Any], instance: Instance,
-                  solution: Solution):
+                  solution: Solution) -> PlayGrid | None:
         """The puzzle as a board a person fills in on the HTML play page (``render
         --format html``): a ``puzzle_engine.render.play.PlayGrid`` giving the squares (open,
         given or blocked), the solution square by square, the symbols, and the conflict
@@ -802,7 +817,7 @@ class Grading(Facet):
         raise NotImplementedError
 
     def features(self, params: Mapping[str, Any], instance: Instance, solution: Solution,
-                 checker) -> dict[str, float]:
+                 checker: Checker | None) -> dict[str, float]:
         """A feature vector for grading, an ordered ``dict[str, float]``. ``checker``
         counts other solutions (see ``Emptying.is_remove_valid``; given to a
         ``FlatBoard`` type), or is ``None``."""
@@ -982,7 +997,7 @@ class Emptying(FlatBoard):
         return rng.choice(sorted(candidates))
 
     def is_remove_valid(self, params: Mapping[str, Any], board: Any, index: int, solution: Any,
-                        checker, max_solutions: int) -> bool:
+                        checker: RemovalChecker, max_solutions: int) -> bool:
         """isRemoveValid: ``True`` if ``board`` (square ``index`` just emptied) is still
         acceptable. ``checker.at_most(board, k)`` is ``True`` when the board has at most
         ``k`` solutions by the type's criterion, ``False`` when it has more *or the solver
@@ -1055,7 +1070,8 @@ class Growing:
 class OwnGenerator:
     """The method of the ``own`` strategy: the type builds its puzzles itself."""
 
-    def generate(self, params: Mapping[str, Any], rng: random.Random, engine) -> Instance | None:
+    def generate(self, params: Mapping[str, Any], rng: random.Random,
+                 engine: EngineServices) -> Instance | None:
         """A candidate instance drawn from ``rng``, or ``None`` to draw again. The strategy
         judges it with the type's criterion and draws again until one is accepted.
         For solve-then-constrain, ``engine.solve(self, params, instance, nr_solutions=1,

@@ -6,7 +6,8 @@ the narrowing). The environment variable ``PUZZLE_ENGINE_PLUGINS`` (comma-separa
 entry-point names) narrows the set; set to an empty string, it loads none. A plugin that fails to import, declares another
 contract version, or fails to register its objects is recorded in ``Host.failures`` and
 left out; the host carries on. A plugin of contract 2 loads, its types adapted to contract
-3's facets as they register (``contract_v2``); a type that cannot be is refused.
+3's facets as they register and its criteria and strategies given the members contract 2
+let them leave out (``contract_v2``); a type that cannot be adapted is refused.
 
 The host keeps five registries, filled through the ``register_*`` hooks: puzzle types,
 generation strategies, acceptance criteria, graders and complexity functions. A name is
@@ -216,6 +217,14 @@ class PluginInfo:
     types: list[str] = field(default_factory=list)
     #: What else it registered: registry name -> names (strategies, criteria...).
     registers: dict[str, list[str]] = field(default_factory=dict)
+    #: The contract it declares (``PUZZLE_ENGINE_CONTRACT``); ``ADAPTED_CONTRACT``: the
+    #: host adapts it (``contract_v2``).
+    contract: int = CONTRACT_VERSION
+
+    @property
+    def adapted(self) -> bool:
+        """Whether it is written for contract 2 and adapted."""
+        return self.contract == ADAPTED_CONTRACT
 
 
 class Host:
@@ -301,6 +310,8 @@ class Host:
                                              + time.perf_counter() - start)
             for item in collected:
                 try:
+                    if plugin in self.adapted and isinstance(needs, type):
+                        item = contract_v2.fill(item, needs)  # what contract 2 let it omit
                     problem = self._problem(registry, item, needs, what)
                 except Exception as exc:  # noqa: BLE001 - an attribute that raises
                     problem = (f"{hookname}: a {what} whose attributes raise "
@@ -536,7 +547,9 @@ class Host:
             mine = {k: sorted(v) for k, v in registers.get(name, {}).items()}
             infos.append(PluginInfo(name=name, version=self.versions.get(name, ""),
                                     module=getattr(plugin, "__name__", type(plugin).__name__),
-                                    hooks=hooks, types=mine.pop("types", []), registers=mine))
+                                    hooks=hooks, types=mine.pop("types", []), registers=mine,
+                                    contract=ADAPTED_CONTRACT if name in self.adapted
+                                    else CONTRACT_VERSION))
         return infos
 
 

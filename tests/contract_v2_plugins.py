@@ -8,6 +8,11 @@ docs/plugin-authoring.md.
 tiny "pick the largest" type on the bare ``PuzzleType`` that relies on contract 2's
 defaults for its JSON records and solution keys (now the ``Codec`` facet's).
 
+It also registers what contract 2's hookspecs let a plugin write with fewer members than
+contract 3 requires: a criterion with ``name``, ``description`` and ``judge`` only (no
+``refuted_by``, no ``checker``) and a strategy with ``name``, ``options``, ``hooks`` and
+``generate`` only, used by two more types (tests/test_v2compat.py).
+
 ``refused``: Latin squares on ``PuzzleType`` and ``Emptying`` that read their solution
 themselves (``from_solution``): in contract 3 a flat board's solution is its decision
 array, so there is no mechanical mapping.
@@ -116,10 +121,60 @@ class V2PlainLatin(PuzzleType, Emptying):
         return solve(tuple([0] * self.board_size(params)))
 
 
+class V2AtMost:
+    """A criterion as contract 2's hookspecs allowed: ``refuted_by`` and ``checker`` left
+    out. At most ``limit`` solutions."""
+
+    name = "v2_at_most"
+    description = "at most k solutions, judged by a contract-2 criterion"
+
+    def judge(self, engine, ptype, params, instance, limit=1):
+        from puzzle_engine.criteria import Verdict
+        from puzzle_engine.types import Status
+        result, solutions = engine.solve(ptype, params, instance, nr_solutions=limit + 1,
+                                         goal="satisfy")
+        done = result.status in (Status.ALL, Status.UNSAT)
+        accepted = False if len(solutions) > limit else (bool(solutions) if done else None)
+        return Verdict(accepted, len(solutions), result.status,
+                       solutions[0] if solutions else None)
+
+
+def _own_generate(engine, ptype, params, seed, options):
+    """Contract 2's strategy hands the work to the host's ``own`` strategy."""
+    own = engine.host.get("strategies", "own")
+    return own.generate(engine, ptype, params, seed, own.default_options())
+
+
+#: A strategy as contract 2's hookspecs listed it: name, options, hooks and generate.
+V2_OWN = types.SimpleNamespace(name="v2_own", options=(), hooks=OwnGenerator,
+                               generate=_own_generate)
+
+
+class V2LargestJudged(V2Largest):
+    """``v2_largest`` made by the contract-2 strategy and judged by the contract-2
+    criterion."""
+
+    name = "v2_largest_judged"
+    strategy = "v2_own"
+    criterion = "v2_at_most"
+
+
+class V2LatinJudged(V2Latin):
+    """``v2_latin`` emptied with the contract-2 criterion: the emptying strategy asks its
+    (filled-in) ``checker``."""
+
+    name = "v2_latin_judged"
+    criterion = "v2_at_most"
+
+
 adapted = types.SimpleNamespace(
     PUZZLE_ENGINE_CONTRACT=2,
     register_puzzle_types=hookimpl(lambda register: (register(V2Latin()),
-                                                     register(V2Largest()))))
+                                                     register(V2Largest()),
+                                                     register(V2LargestJudged()),
+                                                     register(V2LatinJudged()))),
+    register_criteria=hookimpl(lambda register: register(V2AtMost())),
+    register_strategies=hookimpl(lambda register: register(V2_OWN)))
 refused = types.SimpleNamespace(
     PUZZLE_ENGINE_CONTRACT=2,
     register_puzzle_types=hookimpl(lambda register: register(V2PlainLatin())))

@@ -448,11 +448,12 @@ from puzzle_engine.criteria import Verdict
 from puzzle_engine.types import Status
 from puzzle_engine_plugins.sudoku import Sudoku
 
-PUZZLE_ENGINE_CONTRACT = 2
+PUZZLE_ENGINE_CONTRACT = 3
 
 
 class Lenient:
-    """Written from contract v2's hookspec, which listed name, description and judge."""
+    """Contract 2's hookspec listed name, description and judge (and a contract-2 plugin's
+    criterion is given the rest: tests/test_v2compat.py); contract 3 requires them all."""
     name = "lenient"
     description = "accepts everything"
 
@@ -478,8 +479,9 @@ def register_puzzle_types(register):
 
 def test_an_installed_criterion_without_refuted_by_is_one_line_not_an_internal_error(tmp_path):
     """Before contract v3 such a criterion registered, and ``gen`` then died as an
-    internal error (AttributeError: no 'checker'). Now: a warning at load, and a command on
-    a type that names it stops with exit 2 and the same line."""
+    internal error (AttributeError: no 'checker'). Now, in a contract-3 plugin: a warning
+    at load, and a command on a type that names it stops with exit 2 and the same line
+    (a contract-2 plugin's criterion is given the missing members: test_v2compat.py)."""
     import os
     import subprocess
     import sys

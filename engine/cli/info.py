@@ -9,6 +9,8 @@ import typer
 from rich.table import Table
 
 from .. import calls
+from ..contract_v2 import MIGRATING
+from ..hookspecs import CONTRACT_VERSION
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..solving import cpsat, sat
 from ..solving.discovery import default_check_flags, find_solver, installed_solvers
@@ -23,12 +25,14 @@ def plugins():
     with _errors():
         host = _host(warn=False)  # the broken plugins are listed below
         table = Table(title="Plugins")
-        for col in ("plugin", "version", "puzzle types", "also registers"):
+        for col in ("plugin", "version", "puzzle types", "also registers", "contract"):
             table.add_column(col)
-        for info in host.plugin_infos():
+        infos = host.plugin_infos()
+        for info in infos:
             also = "; ".join(f"{registry}: {', '.join(names)}"
                              for registry, names in info.registers.items())
-            table.add_row(info.name, info.version, ", ".join(info.types), also)
+            contract = f"{info.contract}, adapted" if info.adapted else str(info.contract)
+            table.add_row(info.name, info.version, ", ".join(info.types), also, contract)
         out_console.print(table)
         types = Table(title="Puzzle types")
         for col in ("type", "plugin", "strategy", "options", "description"):
@@ -45,6 +49,11 @@ def plugins():
             line = (f"broken plugin {who} (skipped): {f.error}" if f.skipped
                     else f"refused from plugin {who}: {f.error}")
             out_console.print(line, markup=False)
+        for info in infos:
+            if info.adapted:
+                out_console.print(f"plugin '{info.name}' is written for contract "
+                                  f"{info.contract} and adapted to contract {CONTRACT_VERSION} "
+                                  f"({MIGRATING})", markup=False)
         for line in dict.fromkeys(host.notices):
             out_console.print(line, markup=False)
 

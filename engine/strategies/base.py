@@ -6,6 +6,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import hookspecs
+from ..contract_v2 import filled_by
 from ..errors import PuzzleInputError
 from ..record import Puzzle
 from ..types import Param
@@ -19,6 +21,7 @@ class GenResult:
     kept: list[Puzzle] = field(default_factory=list)  # every accepted level (growing)
 
 
+@filled_by(hookspecs.Strategy)  # a contract-2 strategy's missing members are ours
 class Strategy:
     """A way to make puzzles (the protocol is ``hookspecs.Strategy``). Subclasses set
     ``name``, ``options`` (their command-line options), ``hooks`` (the class a type must
