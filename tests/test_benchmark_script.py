@@ -1,5 +1,5 @@
 """benchmarks/bench_generate.py runs, and measures the puzzles that gen makes;
-benchmarks/combination_tables.py runs with tiny settings and prints consistent tables.
+scripts/research/combination_tables.py runs with tiny settings and prints consistent tables.
 
 No timing is asserted here: the figures belong in docs/performance.md, not in tests."""
 import json
@@ -65,11 +65,12 @@ def _cells(line):
 
 
 def test_combination_tables_tiny_run(tmp_path):
-    """benchmarks/combination_tables.py with tiny settings: both tables have a row per
+    """scripts/research/combination_tables.py with tiny settings: both tables have a row per
     level with min <= mean <= max, the ranking rates are shares that add up, and --json
     holds the runs the tables were made from."""
     out = tmp_path / "tables.json"
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "combination_tables.py"),
+    script = ROOT / "scripts" / "research" / "combination_tables.py"
+    proc = subprocess.run([sys.executable, str(script),
                            "--candidates", "3", "--grade-runs", "10", "--rank", "1", "--z", "0",
                            "--singles", "10", "--means", "5", "--per-mean", "3",
                            "--json", str(out)],

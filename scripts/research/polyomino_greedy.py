@@ -3,7 +3,7 @@
 under each scoring rule: max(sum, product) (the puzzle's), product only (the paper's
 first version, where the greedy rule was observed) and sum only.
 
-    .venv/bin/python benchmarks/polyomino_greedy.py --cases 500
+    .venv/bin/python scripts/research/polyomino_greedy.py --cases 500
 
 Two families, each drawn from ``random.Random(seed)``:
 - 5x6: the piece sizes of a random tileable set of 3- and 4-ominoes, 30 numbers drawn

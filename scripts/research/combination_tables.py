@@ -1,9 +1,9 @@
 """Paper 002's Tables 1 and 2 on our own Combination levels: one run against the mean of 50.
 
-    .venv/bin/python benchmarks/combination_tables.py                    # 24 minutes on 2 cores
-    .venv/bin/python benchmarks/combination_tables.py --json benchmarks/results/tables.json
-    .venv/bin/python benchmarks/combination_tables.py --pick 4,6         # 4th and 6th hardest
-    .venv/bin/python benchmarks/combination_tables.py --candidates 3 --singles 10 --means 5 \
+    .venv/bin/python scripts/research/combination_tables.py                    # 24 minutes on 2 cores
+    .venv/bin/python scripts/research/combination_tables.py --json benchmarks/results/tables.json
+    .venv/bin/python scripts/research/combination_tables.py --pick 4,6         # 4th and 6th hardest
+    .venv/bin/python scripts/research/combination_tables.py --candidates 3 --singles 10 --means 5 \
         --per-mean 3                                                     # a smoke test
 
 Paper 002 (section 5) solved two levels of neighbouring difficulty, "Level Four" (the
@@ -64,7 +64,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Paper 002, Tables 1 and 2: (min, max, mean, sd) of the search nodes.
 PAPER_TABLE1 = {"easier": (3, 29, 13.8, 6.4), "harder": (4, 123, 36.1, 23.3)}
@@ -114,7 +114,7 @@ def environment(engine) -> dict[str, str]:
     mzn = _cmd("minizinc", "--version").splitlines()
     head = _cmd("git", "rev-parse", "--short", "HEAD").strip() or "?"
     dirty = [ln[3:] for ln in _cmd("git", "status", "--porcelain", "--", "engine", "plugins",
-                                   "models_mzn", "benchmarks/combination_tables.py").splitlines()]
+                                   "models_mzn", "scripts/research/combination_tables.py").splitlines()]
     tree = f"git {head}" + (f", uncommitted changes in {', '.join(dirty)}" if dirty else ", clean")
     return {
         "command": command_line(),

@@ -1,9 +1,9 @@
 """The paper's Polyomino Math experiment (paper 001, section 3), at a scale that fits two
 shared cores. Writes its figures to stdout and its plots to docs/images/.
 
-    .venv/bin/python benchmarks/polyomino_experiment.py --parts 1 --no-plots
-    .venv/bin/python benchmarks/polyomino_experiment.py --parts 2,3 --per-count 4 --budget-pairs 12
-    .venv/bin/python benchmarks/polyomino_experiment.py --parts 4
+    .venv/bin/python scripts/research/polyomino_experiment.py --parts 1 --no-plots
+    .venv/bin/python scripts/research/polyomino_experiment.py --parts 2,3 --per-count 4 --budget-pairs 12
+    .venv/bin/python scripts/research/polyomino_experiment.py --parts 4
 
 1. Types, exactly: every tileable 5x6 set of 3- and 4-ominoes (827) against --boards
    shuffled boards (10; the paper's 8 ones, 8 twos, 8 threes, 6 fours), each pairing's
@@ -47,7 +47,7 @@ from puzzle_engine_plugins.polyomino_math.board import PAPER_NUMBERS, Board
 from puzzle_engine_plugins.polyomino_math.evolution import Decoder, evolve, hardness
 from puzzle_engine_plugins.polyomino_math.tiling import tileable_sets
 
-IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
 def exact(board: Board, unique: bool = False):
