@@ -14,7 +14,7 @@ from puzzle_engine import Growing, OwnGenerator, Param, PuzzleType, hookimpl
 from puzzle_engine.plugins import get_host
 
 from fake_solver import LATIN, latin_squares
-from test_inline_plugin import ToyLatinType
+from support import ToyLatinType
 
 N = 4
 

@@ -1,6 +1,8 @@
 """One puzzle, one folder (issue 40): each built-in plugin's package holds its own MiniZinc
 model, shipped as package data, and ``puzzle_engine_models`` holds only the solver libraries
-every puzzle shares (the SAT, CP-SAT and explaining back ends' redefinitions of globals)."""
+every puzzle shares (the SAT, CP-SAT and explaining back ends' redefinitions of globals).
+The tests mirror the packages, and no test module imports another or the conftest."""
+import ast
 import shutil
 import subprocess
 import sys
@@ -66,3 +68,19 @@ def test_a_built_wheel_ships_each_plugins_model_in_its_package(host, tmp_path):
         assert f"puzzle_engine_plugins/{rel.as_posix()}" in names, name
     shared = sorted(n for n in names if n.startswith("puzzle_engine_models/"))
     assert {n.split("/")[1] for n in shared if n.endswith(".mzn")} == {"sat", "cpsat", "explain"}
+
+
+@pytest.mark.fast
+def test_no_test_module_imports_another_nor_the_conftest():
+    """What test modules share lives in tests/support.py (and the fixtures in
+    tests/conftest.py): a test module is never imported as a library."""
+    tests = ROOT / "tests"
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(tests)}:{node.lineno}: {name}" for name in names
+                      if name.split(".")[0].startswith("test_") or name == "conftest"]
+    assert found == []
+    assert (tests / "engine" / "solving").is_dir() and (tests / "plugins" / "sudoku").is_dir()
