@@ -55,7 +55,7 @@ OLD_HOOKS = ("puzzle_register_types", "puzzle_to_data", "puzzle_random_solution"
 #: The options of the commands that read a puzzle type's options (``gen``, ``batch``,
 #: ``solve``, ``check``, ``grade``, ``train``, ``explain``, ``hint``, ``solvers``): the
 #: command line takes them first, so a type's option of one of these names could never
-#: be set. A type that declares one is refused. tests/test_contract.py derives the set
+#: be set. A type that declares one is refused. tests/engine/test_contract.py derives the set
 #: from the commands themselves and checks it is this one (the core does not import the
 #: command line, which loads only the command being run).
 RESERVED_OPTIONS = frozenset((

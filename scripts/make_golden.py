@@ -6,7 +6,7 @@ must all make it alike.
 
 It also writes tests/data/fillomino_12x12.json: one 12x12 Fillomino puzzle and the boards
 on the way to it where GenPuzzles had emptied 70 and 84 squares (--target-empty), so that
-tests/test_fillomino.py can run that minute-long generation in stages of under half a
+tests/plugins/fillomino/test_fillomino.py can run that minute-long generation in stages of under half a
 minute each.
 
 Run it only when a change is meant to alter the puzzles, and say why in the commit:

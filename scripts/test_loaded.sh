@@ -10,15 +10,15 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 tests=(
-  tests/test_processes.py
-  tests/test_batch.py
-  tests/test_batching.py
-  tests/test_timeouts.py
-  tests/test_store.py
-  tests/test_explain_reproducible.py
-  tests/test_cli.py::test_count_reproducible_batch_and_resume
-  tests/test_cli.py::test_workers_give_the_same_batch_in_seed_order
-  tests/test_cli.py::test_workers_are_waited_for_after_the_last_puzzle
+  tests/engine/test_processes.py
+  tests/engine/test_batch.py
+  tests/engine/strategies/test_batching.py
+  tests/engine/test_timeouts.py
+  tests/engine/store/test_store.py
+  tests/engine/explain/test_explain_reproducible.py
+  tests/cli/test_cli.py::test_count_reproducible_batch_and_resume
+  tests/cli/test_cli.py::test_workers_give_the_same_batch_in_seed_order
+  tests/cli/test_cli.py::test_workers_are_waited_for_after_the_last_puzzle
 )
 for arg in "$@"; do
   case "$arg" in tests/*) tests=() ;; esac

@@ -14,32 +14,15 @@ from puzzle_engine.solving.compiled import CACHE_ENV
 from puzzle_engine.engine import Engine
 from puzzle_engine.plugins import get_host
 
-pytest_plugins = ["pytester"]  # tests/test_fake_solver.py runs a test session of its own
+from support import SOLVERS, installed
+
+# tests/engine/solving/test_fake_solver.py runs a test session of its own
+pytest_plugins = ["pytester"]
 
 # The FlatZinc cache of this test session (the CLI tests' subprocesses inherit it), never
 # the user's.
 os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="puzzle-engine-test-fzn-")
 atexit.register(shutil.rmtree, os.environ[CACHE_ENV], ignore_errors=True)
-
-SOLVERS = ("gecode", "chuffed")
-OTHER = {"gecode": "chuffed", "chuffed": "gecode"}
-
-
-#: The exact solvers (complete search; uniqueness and the least completion do not depend on
-#: which one answers). ``sat`` is the in-process SAT back end: tests parametrized by
-#: ``exact_solver`` run on it once ``puzzle-engine solvers`` lists it.
-EXACT_SOLVERS = ("gecode", "chuffed", "cp-sat", "sat")
-
-
-def installed(solver: str) -> bool:
-    """Whether ``puzzle-engine solvers`` lists ``solver`` (by id, id part or tag)."""
-    from puzzle_engine.errors import SolverError
-    from puzzle_engine.solving.discovery import find_solver
-    try:
-        find_solver(solver)
-    except SolverError:
-        return False
-    return True
 
 
 @pytest.fixture
@@ -68,26 +51,24 @@ def sudoku(host):
     return host.get_type("sudoku")
 
 
-def check_unique_and_minimal(engines, ptype, params, puzzle, solver):
-    """The puzzle agrees with its solution, is unique by an independent check (the other
-    solver, a full MiniZinc run asked for 2 solutions) and minimal (every given is needed,
-    checked with the other solver)."""
-    other = engines[OTHER[solver]]
-    assert all(puzzle.solution)
-    assert all(g == 0 or g == s for g, s in zip(puzzle.grid, puzzle.solution))
-    result, boards = other.solve(ptype, params, puzzle.grid, nr_solutions=2)
-    assert result.complete
-    assert boards == [puzzle.solution]
-    assert puzzle.minimal
-    checker = other.checker(ptype, params, puzzle.solution)
-    try:
-        for i, v in enumerate(puzzle.grid):
-            if v:
-                weaker = puzzle.grid[:i] + (0,) + puzzle.grid[i + 1:]
-                found, definite = checker.count_other(weaker, 1)
-                assert definite and found == 1, f"given at {i} is not needed"
-    finally:
-        checker.close()
+@pytest.fixture(scope="module")
+def cpsat_engine(host):
+    return Engine(host, Backend("cp-sat"))
+
+
+@pytest.fixture(scope="module")
+def fillomino(host):
+    return host.get_type("fillomino")
+
+
+@pytest.fixture(scope="module")
+def chuffed(host):
+    return Engine(host, Backend("chuffed", free_search=True, time_limit=None))
+
+
+@pytest.fixture(scope="module")
+def gecode(host):
+    return Engine(host, Backend("gecode", time_limit=None))
 
 
 # -- the fast tier ------------------------------------------------------------------------------

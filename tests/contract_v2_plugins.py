@@ -1,5 +1,5 @@
 """Two third-party style plugins written for contract 2, kept as they were written, for
-tests/test_facets.py: the host adapts the first to contract 3's facets, and refuses the
+tests/engine/test_facets.py: the host adapts the first to contract 3's facets, and refuses the
 second's type (it cannot be adapted) in one line pointing to the migration section of
 docs/plugin-authoring.md.
 
@@ -11,7 +11,7 @@ defaults for its JSON records and solution keys (now the ``Codec`` facet's).
 It also registers what contract 2's hookspecs let a plugin write with fewer members than
 contract 3 requires: a criterion with ``name``, ``description`` and ``judge`` only (no
 ``refuted_by``, no ``checker``) and a strategy with ``name``, ``options``, ``hooks`` and
-``generate`` only, used by two more types (tests/test_v2compat.py).
+``generate`` only, used by two more types (tests/engine/test_v2compat.py).
 
 ``refused``: Latin squares on ``PuzzleType`` and ``Emptying`` that read their solution
 themselves (``from_solution``): in contract 3 a flat board's solution is its decision

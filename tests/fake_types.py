@@ -16,7 +16,7 @@ from puzzle_engine.hookspecs import facet_of
 from puzzle_engine.plugins import get_host
 
 from fake_solver import LATIN, latin_squares
-from test_inline_plugin import ToyLatinType
+from support import ToyLatinType
 
 N = 4
 

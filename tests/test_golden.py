@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXACT_SOLVERS
 from puzzle_engine.solving.discovery import find_solver
-from test_cli import run
+from support import EXACT_SOLVERS, run
 
 GOLDEN = [json.loads(line) for line in
           (Path(__file__).parent / "data" / "golden.jsonl").read_text().splitlines()]

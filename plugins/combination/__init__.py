@@ -12,165 +12,29 @@ Text: the first line lists the piece types, ``2 rook a, 1 queen b`` (count, atta
 colour letter); the rows follow, ``.`` empty, ``#`` wall, ``o`` hole. The one-line
 format is ``2 rook a, 1 queen b: ..#./o.../....``. In a solution, every square is two
 letters: ``aR`` a rook of colour a (``B`` bishop, ``Q`` queen), ``..``, ``##``, ``oo``.
+
+This module is the type; the rest of the folder: ``combination.mzn`` (the model),
+``level`` (a level as data), ``text`` (the text format), ``rules`` (the rules in Python:
+safe squares, colour swaps), ``squares``, ``tidy`` (post-processing), ``explain`` and
+``drawing``.
 """
 import re
 from importlib.resources import files
-from typing import NamedTuple
 
 from puzzle_engine import (Codec, Drawing, Explanation, Grading, Growing, Param, Parsed,
                            PuzzleInputError, PuzzleType, SplitModel, Symmetry, hookimpl)
 from puzzle_engine.grid import board_images
 
 from . import drawing, explain, tidy
-from .squares import EMPTY, HOLE, READ_SQUARE, SQUARE, WALL
+from .level import ATTACKS, COLOURS, Level, Piece, piece_sets
+from .rules import renaming, safe
+from .squares import EMPTY, HOLE, WALL
+from .text import pieces_text, read_pieces, read_rows, rows_text, solution_rows
 
 PUZZLE_ENGINE_CONTRACT = 3
 
-ATTACKS = ("rook", "bishop", "queen")
-COLOURS = "abcdefgh"
 BASE_DRAWS = 1000  # random boards drawn for a base before giving up
-
-
-class Piece(NamedTuple):
-    """A piece type: how many pieces, their colour (1 for 'a'), their attack."""
-
-    count: int
-    colour: int
-    attack: str
-
-
-class Level(NamedTuple):
-    """A puzzle: the board (``EMPTY``, ``WALL`` or ``HOLE`` per square, row by row) and
-    the piece types to place."""
-
-    width: int
-    height: int
-    board: tuple[int, ...]
-    pieces: tuple[Piece, ...]
-
-
-def rows_text(board, width):
-    """The board as a list of row strings."""
-    return ["".join(SQUARE[v] for v in board[r:r + width]) for r in range(0, len(board), width)]
-
-
-def piece_symbol(v):
-    """A solution's square as two letters: ``aR`` a rook of colour a (``B`` bishop, ``Q``
-    queen), ``..`` empty, ``##`` a wall, ``oo`` a hole."""
-    shown = {-1: "##", -2: "oo", 0: ".."}
-    return shown[v] if v <= 0 else COLOURS[v // 4 - 1] + "RBQ"[v % 4 - 1]
-
-
-def solution_rows(solution, width):
-    """A solution (``-1`` wall, ``-2`` hole, 0 empty, ``4 * colour + attack`` a piece,
-    attack 1 rook, 2 bishop, 3 queen) as row strings of two-letter squares."""
-    return [" ".join(piece_symbol(v) for v in solution[r:r + width])
-            for r in range(0, len(solution), width)]
-
-
-def pieces_text(pieces):
-    return ", ".join(f"{p.count} {p.attack} {COLOURS[p.colour - 1]}" for p in pieces)
-
-
-def read_pieces(text):
-    """Piece types from ``2 rook a, 1 queen b``; a bad one is one line naming it."""
-    pieces = []
-    for n, part in enumerate(text.split(","), 1):
-        words = part.split()
-        if len(words) != 3:
-            raise PuzzleInputError(f"piece type {n} {part.strip()!r}: expected 'COUNT ATTACK "
-                                   "COLOUR', e.g. '2 rook a'")
-        count, attack, colour = words
-        if not count.isdigit() or int(count) < 1:
-            raise PuzzleInputError(f"piece type {n}: bad count {count!r} (expected 1 or more)")
-        if attack not in ATTACKS:
-            raise PuzzleInputError(f"piece type {n}: unknown attack {attack!r} (expected "
-                                   f"{', '.join(ATTACKS)})")
-        if len(colour) != 1 or colour not in COLOURS:
-            raise PuzzleInputError(f"piece type {n}: unknown colour {colour!r} (expected a "
-                                   f"letter from {COLOURS[0]} to {COLOURS[-1]})")
-        pieces.append(Piece(int(count), COLOURS.index(colour) + 1, attack))
-    return merged(pieces)
-
-
-def merged(pieces):
-    """The piece types with those of one colour and attack added together."""
-    out = {}
-    for p in pieces:
-        key = (p.colour, p.attack)
-        out[key] = out[key]._replace(count=out[key].count + p.count) if key in out else p
-    return tuple(out.values())
-
-
-def read_rows(rows):
-    """A flat board from row strings; a bad symbol or a ragged row is one line naming it."""
-    width = len(rows[0])
-    board = []
-    for r, row in enumerate(rows, 1):
-        if len(row) != width:
-            raise PuzzleInputError(f"row {r} has {len(row)} squares, expected {width}")
-        for c, ch in enumerate(row, 1):
-            if ch not in READ_SQUARE:
-                raise PuzzleInputError(f"row {r}, column {c}: unknown square {ch!r} "
-                                       "(expected . empty, # wall or o hole)")
-            board.append(READ_SQUARE[ch])
-    return width, tuple(board)
-
-
-def piece_sets(pieces):
-    """Each colour's piece set, as a sorted tuple of (attack, count)."""
-    sets = {}
-    for p in pieces:
-        sets.setdefault(p.colour, []).append((p.attack, p.count))
-    return {c: tuple(sorted(s)) for c, s in sets.items()}
-
-
-def renaming(solution):
-    """The canonical renaming of a solution's colours: within each group of colours whose
-    piece sets are identical, colours are renamed in the order their first piece appears
-    (row by row) to the group's colours in increasing order. Two solutions that differ by
-    swapping such colours get the same renamed solution."""
-    pieces = merged(Piece(1, v // 4, ATTACKS[v % 4 - 1]) for v in solution if v > 0)
-    sets = piece_sets(pieces)
-    free = {}
-    for colour in sorted(sets):
-        free.setdefault(sets[colour], []).append(colour)
-    names = {}
-    for v in solution:
-        if v > 0 and v // 4 not in names:
-            names[v // 4] = free[sets[v // 4]].pop(0)
-    return names
-
-
-STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 EXTENSIONS = 4  # placements of a candidate built from its parent's, at most
-
-
-def along(code, orthogonal):
-    """Whether a piece (``4 * colour + attack``) attacks along a row or column
-    (``orthogonal``), or along a diagonal."""
-    attack = code % 4  # 1 rook, 2 bishop, 3 queen
-    return attack == 3 or attack == (1 if orthogonal else 2)
-
-
-def safe(solution, width, i, code):
-    """Whether a piece ``code`` on the empty square ``i`` of a placement (a solution's
-    squares) is safe: the first piece it meets along each of its eight directions, before
-    a wall or the edge, is of its colour, or neither of the two attacks along that line."""
-    height = len(solution) // width
-    for dr, dc in STEPS:
-        r, c = divmod(i, width)
-        r, c = r + dr, c + dc
-        while 0 <= r < height and 0 <= c < width and solution[r * width + c] != -1:
-            other = solution[r * width + c]
-            if other > 0:
-                orthogonal = dr == 0 or dc == 0
-                if other // 4 != code // 4 and (along(code, orthogonal) or
-                                                 along(other, orthogonal)):
-                    return False
-                break
-            r, c = r + dr, c + dc
-    return True
 
 
 class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation, Grading,
@@ -189,7 +53,7 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
         Param("holes", int, None, "holes on a random board (default: a tenth of the squares)"),
         Param("pieces", str, "rook,bishop,queen", "kinds of piece a grown level may use"),
     )
-    models = (files("puzzle_engine_models") / "combination.mzn",)
+    models = (files("puzzle_engine_plugins.combination") / "combination.mzn",)
     decision = "cell"
     # Chuffed: proving a dense candidate unsolvable needs a solver that learns (a 6x6
     # level of 24 pieces: 16 s on Chuffed; Gecode was still searching after 40 s).

@@ -16,7 +16,7 @@ class Fillomino(GridPuzzle, Symmetry, Explanation, Drawing, Play):
     name = "fillomino"
     description = ("Fillomino: every cell holds the size of its region; regions of equal "
                    "size never touch.")
-    models = (files("puzzle_engine_models") / "fillomino.mzn",)
+    models = (files("puzzle_engine_plugins.fillomino") / "fillomino.mzn",)
     decision = "grid"
     params = (
         Param("size", int, None, "a square board of side N (default 9)"),

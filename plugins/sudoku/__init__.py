@@ -8,7 +8,7 @@ from . import canonical, drawing, groups, logic
 
 PUZZLE_ENGINE_CONTRACT = 3
 
-# The model's `level` parameter (models_mzn/sudoku.mzn), weakest first: naked singles,
+# The model's `level` parameter (sudoku.mzn, beside this file), weakest first: naked singles,
 # + hidden singles, + naked/hidden subsets, + pointing and box/line reduction.
 LEVELS = (
     PropagationLevel("singles", {"level": 1}, "value-consistent all-different"),
@@ -21,7 +21,7 @@ LEVELS = (
 class Sudoku(GridPuzzle, Symmetry, Explanation, Drawing, Play):
     name = "sudoku"
     description = "Sudoku with r x c boxes: every row, column and box holds 1..n once."
-    models = (files("puzzle_engine_models") / "sudoku.mzn",)
+    models = (files("puzzle_engine_plugins.sudoku") / "sudoku.mzn",)
     decision = "grid"
     params = (
         Param("size", int, None, "board side n (default 9); the squarest box is used"),

@@ -1,5 +1,5 @@
 """Three small third-party style plugins, one per puzzle shape of contract 3, used by
-tests/test_shapes.py. Each module is a plugin on its own (``PUZZLE_ENGINE_CONTRACT = 3``
+tests/engine/test_shapes.py. Each module is a plugin on its own (``PUZZLE_ENGINE_CONTRACT = 3``
 and a ``register_puzzle_types`` hook) and uses only the public ``puzzle_engine`` API:
 
 * ``rooks``: peaceful rooks of two colours, grown one rook at a time (strategy

@@ -18,7 +18,7 @@ DEFAULT_SIZE = 4
 SYMBOLS = "123456789"  # the value v is written as SYMBOLS[v - 1]; '.' is an empty square
 
 # all_different_int, not alldifferent: Debian's Gecode library overrides only the old-style
-# predicate, so alldifferent would be decomposed there (see models_mzn/sudoku.mzn).
+# predicate, so alldifferent would be decomposed there (see plugins/sudoku/sudoku.mzn).
 MODEL = """
 include "all_different_int.mzn";
 int: n;

@@ -1,1 +1,1 @@
-"""Test plugins for the loading rules of issue 38 (tests/test_plugin_loading.py)."""
+"""Test plugins for the loading rules of issue 38 (tests/engine/test_plugin_loading.py)."""
