@@ -103,6 +103,8 @@ class Host:
         self.builtin: set[str] = set()
         #: The distribution of each plugin loaded from an entry point ("NAME VERSION").
         self.distributions: dict[str, str] = {}
+        #: The same as (name, version), for ``puzzle-engine plugins --json``.
+        self.packages: dict[str, tuple[str, str]] = {}
         #: Other things to say about the plugins, one line each (a slow one, a name that
         #: two distributions declare).
         self.notices: list[str] = []
@@ -350,6 +352,7 @@ def get_host() -> Host:
     from . import __version__
     host.register(defaults, name=defaults.NAME, version=__version__)
     host.builtin.add(defaults.NAME)
+    host.packages[defaults.NAME] = (DISTRIBUTION, __version__)
     wanted = _wanted()
     for plugin_name, eps in _by_name(entry_points(group=GROUP)).items():
         if wanted is not None and plugin_name not in wanted:
@@ -365,6 +368,7 @@ def get_host() -> Host:
                 "(uninstall the others, or rename one's entry point)")
         name, version = _distribution(ep)
         host.distributions[plugin_name] = _label(ep)
+        host.packages[plugin_name] = (name, version)
         start = time.perf_counter()
         try:
             plugin = ep.load()

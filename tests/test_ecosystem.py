@@ -1,0 +1,184 @@
+"""The plugin ecosystem's commands (#40, item 5): ``plugins --json``; ``plugins install``
+and ``uninstall``, pip into the environment that runs the engine, tried for real in a
+throwaway venv that sees the test venv's packages (tests/plugin_venv.py), so nothing is
+installed into the test venv."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from plugin_venv import make_venv
+from puzzle_engine.cli import app
+
+HERE = Path(__file__).resolve().parent
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def one_line_error(result, *words, status=2):
+    assert result.exit_code == status, (result.exit_code, result.stdout, result.stderr)
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("puzzle-engine: error: "), result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert "Traceback" not in result.stderr + result.stdout
+    return lines[0]
+
+
+# -- plugins --json ------------------------------------------------------------------------
+@pytest.mark.fast
+def test_plugins_json_names_each_plugin_its_package_hooks_and_registrations():
+    result = run("plugins", "--json")
+    assert result.exit_code == 0, result.stderr
+    plugins = {p["name"]: p for p in json.loads(result.stdout)}
+    sudoku = plugins["sudoku"]
+    assert sudoku["package"] == "puzzle-engine" and sudoku["builtin"] and sudoku["loaded"]
+    assert sudoku["module"] == "puzzle_engine_plugins.sudoku"
+    assert sudoku["hooks"] == ["register_puzzle_types"] and sudoku["errors"] == []
+    (ptype,) = sudoku["types"]
+    assert (ptype["name"], ptype["strategy"], ptype["criterion"], ptype["grader"]) == \
+        ("sudoku", "emptying", "unique", "multiple")
+    size = next(o for o in ptype["options"] if o["name"] == "size")
+    assert size["type"] == "int" and size["default"] is None  # inferred: 9 unless --box says
+    own = plugins["puzzle_engine.defaults"]
+    assert {"emptying", "growing", "own"} == set(own["strategies"])
+    assert "unique" in own["criteria"] and own["graders"] == ["multiple"]
+    assert own["complexities"] == ["givens"] and own["types"] == []
+    math = plugins["polyomino-math"]
+    assert math["criteria"] == ["polyomino-optimum"] and math["graders"] == ["evolutionary"]
+    for plugin in plugins.values():
+        assert set(plugin) == {"name", "version", "package", "module", "builtin", "loaded",
+                               "hooks", "types", "strategies", "criteria", "graders",
+                               "complexities", "errors", "warnings"}
+
+
+@pytest.mark.fast
+def test_plugins_without_json_is_the_table_still():
+    result = run("plugins")
+    assert result.exit_code == 0
+    assert "Plugins" in result.stdout and "Puzzle types" in result.stdout
+    assert "--size" in result.stdout and not result.stdout.lstrip().startswith("[")
+
+
+@pytest.mark.fast
+def test_json_goes_with_plugins_alone():
+    one_line_error(run("plugins", "--json", "uninstall", "x"), "--json goes with 'plugins' alone")
+
+
+# -- refusals before pip runs: nothing changes ---------------------------------------------
+@pytest.mark.fast
+@pytest.mark.parametrize("args, words", [
+    (("install", "sudoku"), ["plugin 'sudoku' is built in"]),
+    (("install", "puzzle-engine"), ["is puzzle-engine itself"]),
+    (("install", "./no-such-plugin"), ["no such file or folder: ./no-such-plugin"]),
+    (("install", "-e", "no-such-folder"), ["-e no-such-folder: not a folder"]),
+    (("install",), ["nothing to install"]),
+    (("uninstall", "sudoku", "-y"), ["plugin 'sudoku' is built in"]),
+    (("uninstall", "Puzzle_Engine", "-y"), ["is puzzle-engine itself"]),
+    (("uninstall", "no-such-plugin-anywhere", "-y"),
+     ["no installed plugin or package 'no-such-plugin-anywhere'"]),
+    (("uninstall", "pluggy", "-y"), ["package 'pluggy' declares no puzzle-engine plugin"]),
+])
+def test_a_name_pip_must_not_see_is_refused_in_one_line(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one_line_error(run("plugins", *args), *words)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_editable_folder_without_a_project_is_refused(tmp_path):
+    one_line_error(run("plugins", "install", "-e", str(tmp_path)), "no pyproject.toml or setup.py")
+
+
+# -- install and uninstall for real, in a throwaway venv ------------------------------------
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory):
+    return make_venv(tmp_path_factory.mktemp("venv") / "v")
+
+
+def _copy(pkg: str, tmp: Path) -> Path:
+    """A copy of tests/``pkg``: pip builds in the folder, leaving build/ behind."""
+    return Path(shutil.copytree(HERE / pkg, tmp / pkg, ignore=shutil.ignore_patterns(
+        "build", "*.egg-info", "__pycache__")))
+
+
+def test_install_then_uninstall_changes_the_listing_of_that_venv_only(venv, tmp_path):
+    latin = _copy("plugin_pkg", tmp_path)
+    assert "latin" not in venv.plugins()
+    proc = venv.pe("plugins", "install", "--no-build-isolation", str(latin))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["installed plugin 'latin' (puzzle-engine-latin-test 0.3.1)"]
+    listed = venv.plugins()["latin"]
+    assert (listed["package"], listed["version"], listed["loaded"], listed["builtin"]) == \
+        ("puzzle-engine-latin-test", "0.3.1", True, False)
+    assert [t["name"] for t in listed["types"]] == ["latin"]
+    assert list(venv.site.glob("puzzle_engine_latin_test-0.3.1.dist-info"))
+    gen = venv.pe("gen", "latin", "--size", "4", "--seed", "1", "--format", "line")
+    assert gen.returncode == 0 and len(gen.stdout.strip()) == 16, gen.stderr
+    # The test venv itself never had it.
+    assert "latin" not in {p["name"] for p in json.loads(run("plugins", "--json").stdout)}
+
+    again = venv.pe("plugins", "install", "--no-build-isolation", str(latin))
+    assert again.returncode == 0 and again.stdout == ""
+    assert "no plugin was added or changed" in again.stderr
+
+    proc = venv.pe("plugins", "uninstall", "latin", "-y")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["uninstalled plugin 'latin' (puzzle-engine-latin-test 0.3.1)"]
+    assert "latin" not in venv.plugins()
+    assert not list(venv.site.glob("puzzle_engine_latin_test-*"))
+
+
+def test_uninstall_asks_first_and_a_no_keeps_the_package(venv, tmp_path):
+    latin = _copy("plugin_pkg", tmp_path)
+    assert venv.pe("plugins", "install", "--no-build-isolation", "-e", str(latin)).returncode == 0
+    assert venv.plugins()["latin"]["package"] == "puzzle-engine-latin-test"
+    for answer in ("n\n", ""):  # no, and no answer at all
+        proc = venv.pe("plugins", "uninstall", "puzzle-engine-latin-test", input=answer)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert "Uninstall puzzle-engine-latin-test (plugin 'latin')? [y/N]:" in proc.stderr
+        assert proc.stderr.strip().splitlines()[-1] == \
+            "puzzle-engine: error: nothing uninstalled (answer y, or pass --yes)"
+        assert "latin" in venv.plugins()
+    proc = venv.pe("plugins", "uninstall", "puzzle-engine-latin-test", input="y\n")
+    assert proc.returncode == 0 and "uninstalled plugin 'latin'" in proc.stdout
+    assert "latin" not in venv.plugins()
+
+
+def test_broken_plugins_are_listed_with_their_package_and_errors(venv, tmp_path):
+    broken = _copy("broken_pkg", tmp_path)
+    proc = venv.pe("plugins", "install", "--no-build-isolation", str(broken))
+    assert proc.returncode == 0, proc.stderr
+    assert "installed plugin 'broken_import' (puzzle-engine-broken-test 0.0.1)" in proc.stdout
+    try:
+        listed = venv.plugins()
+        importer = listed["broken_import"]
+        assert not importer["loaded"] and importer["package"] == "puzzle-engine-broken-test"
+        assert importer["version"] == "0.0.1" and importer["hooks"] == []
+        assert importer["errors"] and "ImportError" in importer["errors"][0]
+        thief = listed["broken_thief"]  # loaded, its one type refused
+        assert thief["loaded"] and thief["types"] == []
+        assert any("'sudoku' is already registered" in e for e in thief["errors"])
+        assert listed["sudoku"]["errors"] == []
+    finally:
+        proc = venv.pe("plugins", "uninstall", "-y", "broken_thief")
+        assert proc.returncode == 0, proc.stderr
+    assert not [name for name in venv.plugins() if name.startswith("broken_")]
+
+
+def test_a_failing_pip_is_one_line_with_pips_exit_status(venv, tmp_path):
+    bad = tmp_path / "bad-plugin"
+    bad.mkdir()
+    (bad / "pyproject.toml").write_text("[project]\nname = 'bad plugin'\nversion = 'x.y'\n")
+    proc = venv.pe("plugins", "install", "--no-build-isolation", str(bad))
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"puzzle-engine: error: pip install --quiet --disable-pip-version-check "
+        f"--no-build-isolation {bad} failed (exit status 1): "), proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    assert sorted(p["name"] for p in venv.plugins().values() if not p["builtin"]) == []
