@@ -2,14 +2,18 @@
 and ``uninstall``, pip into the environment that runs the engine, tried for real in a
 throwaway venv that sees the test venv's packages (tests/plugin_venv.py), so nothing is
 installed into the test venv."""
+import ast
+import fnmatch
 import json
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from plugin_venv import make_venv
+from puzzle_engine import scaffold
 from puzzle_engine.cli import app
 
 HERE = Path(__file__).resolve().parent
@@ -182,3 +186,78 @@ def test_a_failing_pip_is_one_line_with_pips_exit_status(venv, tmp_path):
         f"--no-build-isolation {bad} failed (exit status 1): "), proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
     assert sorted(p["name"] for p in venv.plugins().values() if not p["builtin"]) == []
+
+
+# -- plugins new ---------------------------------------------------------------------------
+@pytest.mark.fast
+@pytest.mark.parametrize("strategy", list(scaffold.STRATEGIES))
+def test_new_writes_a_package_whose_entry_point_module_and_test_fit(strategy, tmp_path):
+    folder = tmp_path / "pkg"
+    result = run("plugins", "new", "star-battle", "--strategy", strategy, "--dir", str(folder))
+    assert result.exit_code == 0, result.stderr
+    written = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    assert written == ["README.md", "puzzle_engine_star_battle/__init__.py",
+                       "puzzle_engine_star_battle/model.mzn", "pyproject.toml",
+                       "tests/test_star_battle.py"]
+    project = tomllib.loads((folder / "pyproject.toml").read_text())
+    assert project["project"]["name"] == "puzzle-engine-star-battle"
+    assert project["project"]["entry-points"]["puzzle_engine"] == \
+        {"star-battle": "puzzle_engine_star_battle"}
+    assert project["tool"]["setuptools"]["package-data"] == {"puzzle_engine_star_battle": ["*.mzn"]}
+    module = (folder / "puzzle_engine_star_battle" / "__init__.py").read_text()
+    tree = ast.parse(module)
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    assert [c.name for c in classes] == ["StarBattle"]
+    methods = {f.name for f in classes[0].body if isinstance(f, ast.FunctionDef)}
+    assert {"render_svg", "rules", "parse", "format", "check_params", "to_data"} <= methods
+    assert 'name = "star-battle"' in module and "PUZZLE_ENGINE_CONTRACT = 2" in module
+    assert f'strategy = "{strategy}"' in module or strategy == "emptying"
+    test = (folder / "tests" / "test_star_battle.py").read_text()
+    assert "class TestStarBattle(PluginConformance):" in test and 'puzzle = "star-battle"' in test
+    ast.parse(test)
+    readme = (folder / "README.md").read_text()
+    assert "puzzle-engine plugins install -e ." in readme and "$" not in readme.replace("$ ", "")
+
+
+@pytest.mark.fast
+def test_the_templates_ship_with_the_package():
+    """Every template file is package data (a wheel of puzzle-engine holds them)."""
+    project = tomllib.loads((HERE.parent / "pyproject.toml").read_text())
+    globs = project["tool"]["setuptools"]["package-data"]["puzzle_engine"]
+    folder = HERE.parent / "engine" / "plugin_template"
+    for path in folder.iterdir():
+        assert any(fnmatch.fnmatch(f"plugin_template/{path.name}", g) for g in globs), path
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("args, words", [
+    (("Star",), ["bad plugin name 'Star'"]),
+    (("star--battle",), ["bad plugin name"]),
+    (("9lives",), ["bad plugin name"]),
+    (("x" * 41,), ["at most 40 characters"]),
+    (("star", "--strategy", "random"), ["bad --strategy 'random': expected emptying, growing, own"]),
+    (("sudoku",), ["plugin 'sudoku' (puzzle-engine", "is installed already"]),
+])
+def test_new_refuses_a_bad_name_or_strategy_and_writes_nothing(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one_line_error(run("plugins", "new", *args), *words)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.fast
+def test_new_never_writes_into_a_folder_that_holds_something(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("keep me")
+    one_line_error(run("plugins", "new", "star", "--dir", str(folder)),
+                   f"--dir {folder}: exists and is not an empty folder")
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+    one_line_error(run("plugins", "new", "star", "--dir", str(folder / "notes.txt")),
+                   "exists and is not an empty folder")
+    one_line_error(run("plugins", "new", "star", "--dir", str(tmp_path / "no" / "such")),
+                   "no folder")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("plugins", "new", "star", "--dir", str(empty))
+    assert result.exit_code == 0 and (empty / "pyproject.toml").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "mine"]  # no staging left

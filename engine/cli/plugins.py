@@ -187,8 +187,10 @@ def uninstall(names: NamesArg,
 
 
 def _pass_on(warnings: str) -> None:
+    """pip's own warnings, one line each; what a build back end says through pip (the
+    warnings of setuptools) is left out."""
     for line in warnings.splitlines():
-        if line.strip():
+        if line.startswith(("WARNING:", "DEPRECATION:")):
             err_console.print(f"puzzle-engine: pip: {line.strip()}", markup=False)
 
 
