@@ -30,8 +30,7 @@ from .errors import PuzzleInputError
 STRATEGIES = {
     "emptying": {"about": "a random full board is emptied square by square while the "
                           "puzzle keeps one solution (GenPuzzles).",
-                 "rules": "fill every row and every column with 1 to n, each once (a Latin "
-                          "square).",
+                 "rules": "fill every row and every column with 1 to n, each once.",
                  "options": ("--size", "4"), "broken": ("12x.",)},
     "growing": {"about": "a level grows a piece at a time from an empty board; every level "
                          "that has one solution up to swapping identical pieces is kept.",

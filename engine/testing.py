@@ -7,8 +7,8 @@ In the plugin's tests, once the plugin is installed (``puzzle-engine plugins ins
 
     from puzzle_engine.testing import PluginConformance
 
-    class TestLatin(PluginConformance):
-        puzzle = "latin"           # the puzzle type to check
+    class TestStarBattle(PluginConformance):
+        puzzle = "star-battle"     # the puzzle type to check
         options = ("--size", "4")  # its options, as on the command line: keep it small
         seed = 1                   # the seed of the puzzle the checks make
         broken = ("1x..",)         # inputs that must be refused in one line (optional)
