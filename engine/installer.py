@@ -16,11 +16,11 @@ import importlib.metadata
 import importlib.util
 import os
 import shlex
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import processes
 from .errors import PuzzleEngineError, PuzzleInputError
 from .plugins import DISTRIBUTION, GROUP
 
@@ -92,30 +92,21 @@ def _looks_like_path(name: str) -> bool:
 
 def _run(args: list[str]) -> str:
     """pip with ``args``, quiet; returns what it wrote on stderr (warnings). Raises
-    ``PipFailed`` with pip's first error line when it fails. An interrupt ends pip too."""
+    ``PipFailed`` with pip's first error line when it fails. pip and what it starts (a
+    build back end) run in the command's group of child processes: an interrupt, or the
+    command's end however it ends, ends them too (``processes.run_solver``)."""
     _check_pip()
-    command = [sys.executable, "-m", "pip", *args]
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, errors="replace")
-    try:
-        out, err = proc.communicate()
-    except BaseException:  # an interrupt: pip goes with the command
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        raise
+    proc = processes.run_solver([sys.executable, "-m", "pip", *args])
     if proc.returncode != 0:
-        lines = [ln.strip() for ln in (err + "\n" + out).splitlines() if ln.strip()]
+        lines = [ln.strip() for ln in (proc.stderr + "\n" + proc.stdout).splitlines()
+                 if ln.strip()]
         errors = [ln for ln in lines if ln.startswith("ERROR:")]
         reason = (errors or lines or [f"exit status {proc.returncode}"])[0]
         reason = reason.removeprefix("ERROR:").strip()
         shown = " ".join(shlex.quote(w) for w in ["pip", *args])
         raise PipFailed(f"{shown} failed (exit status {proc.returncode}): {reason}",
                         proc.returncode)
-    return err
+    return proc.stderr
 
 
 @dataclass

@@ -261,3 +261,65 @@ def test_new_never_writes_into_a_folder_that_holds_something(tmp_path):
     result = run("plugins", "new", "star", "--dir", str(empty))
     assert result.exit_code == 0 and (empty / "pyproject.toml").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "mine"]  # no staging left
+
+
+SLOW_BACKEND = '''"""A build back end that says it has started (its pid in $SLOW_MARKER), then never ends."""
+import os
+import pathlib
+import time
+
+
+def _hang(*args, **kwargs):
+    pathlib.Path(os.environ["SLOW_MARKER"]).write_text(str(os.getpid()))
+    while True:
+        time.sleep(1)
+
+
+get_requires_for_build_wheel = prepare_metadata_for_build_wheel = build_wheel = _hang
+'''
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie left for a parent to reap has)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+def test_an_interrupted_install_leaves_no_process_behind(venv, tmp_path):
+    """SIGTERM while pip's build back end runs: the command says so in one line, exit
+    status 143, and pip and the back end it started are ended with it."""
+    import signal
+    import subprocess
+    import time
+    pkg = tmp_path / "slow-plugin"
+    pkg.mkdir()
+    (pkg / "pyproject.toml").write_text(
+        '[build-system]\nrequires = []\nbuild-backend = "slow_backend"\nbackend-path = ["."]\n'
+        '[project]\nname = "slow-plugin"\nversion = "0.1"\n')
+    (pkg / "slow_backend.py").write_text(SLOW_BACKEND)
+    marker = tmp_path / "backend.pid"
+    proc = subprocess.Popen([str(venv.python), "-m", "puzzle_engine", "plugins", "install",
+                             "--no-build-isolation", str(pkg)], cwd=tmp_path,
+                            env=venv.env(SLOW_MARKER=str(marker)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        while not marker.exists() or not marker.read_text():  # the event: the back end runs
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        backend = int(marker.read_text())
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM and out == ""
+    assert err.strip().splitlines() == ["puzzle-engine: interrupted"], err
+    stop = time.monotonic() + 300  # a bound to fail on, not a wait for time
+    while not _gone(backend):  # killed with its group; wait for the kernel to tell
+        assert time.monotonic() < stop, f"pip's build back end {backend} outlived the command"
+        time.sleep(0.05)
+    assert "slow-plugin" not in venv.pe("plugins", "uninstall", "slow-plugin", "-y").stdout
+    assert not list(venv.site.glob("slow_plugin*"))
