@@ -52,7 +52,9 @@ class Venv:
         return {p["name"]: p for p in json.loads(proc.stdout)}
 
 
-def make_venv(root: Path) -> Venv:
+def make_venv(root: Path, also: tuple[Path, ...] = ()) -> Venv:
+    """A venv at ``root`` that sees the test venv's packages, and those of the site
+    directories ``also`` (another such venv's, before the test venv's)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True,
                    capture_output=True)
     python = root / "bin" / "python"
@@ -60,6 +62,7 @@ def make_venv(root: Path) -> Venv:
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True).stdout.strip())
     project_site = sysconfig.get_paths()["purelib"]
+    dirs = [*map(str, also), project_site]
     (site / "zz_project_site.pth").write_text(
-        f"import site; site.addsitedir({project_site!r})\n")
+        "".join(f"import site; site.addsitedir({d!r})\n" for d in dirs))
     return Venv(root, python, site)

@@ -57,6 +57,14 @@ def test_the_kit_fails_an_input_that_is_accepted_or_not_one_line(tmp_path):
         testing.one_line_error(traced)
 
 
+def test_check_plugin_runs_every_check_in_order(tmp_path):
+    generated = testing.check_plugin("sudoku", ("--size", "4"), 2, folder=tmp_path)
+    assert generated.seed == 2 and generated.record["params"]["size"] == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "sudoku-sheet-key.svg", "sudoku-sheet.svg", "sudoku-stripped.jsonl", "sudoku.jsonl",
+        "sudoku.txt"]
+
+
 def test_the_kit_fails_a_record_that_changes_with_the_run(tmp_path):
     generated = testing.generate("sudoku", ("--size", "4"), 1, folder=tmp_path)
     generated.record["givens"] += 1

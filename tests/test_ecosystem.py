@@ -153,6 +153,24 @@ def test_uninstall_asks_first_and_a_no_keeps_the_package(venv, tmp_path):
     assert "latin" not in venv.plugins()
 
 
+def test_a_plugin_of_an_inherited_environment_is_not_removed_and_says_where(venv, tmp_path):
+    """pip passes over a package outside its environment with a warning and exit status
+    0; uninstall says it in one line instead of 'uninstalled'."""
+    latin = _copy("plugin_pkg", tmp_path)
+    assert venv.pe("plugins", "install", "--no-build-isolation", str(latin)).returncode == 0
+    try:
+        inner = make_venv(tmp_path / "inner", also=(venv.site,))
+        assert inner.plugins()["latin"]["package"] == "puzzle-engine-latin-test"
+        proc = inner.pe("plugins", "uninstall", "latin", "-y")
+        assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+        assert proc.stderr.strip().splitlines() == [
+            f"puzzle-engine: error: pip did not remove puzzle-engine-latin-test: installed in "
+            f"{venv.site}, outside this environment ({inner.root})"], proc.stderr
+        assert "latin" in venv.plugins()
+    finally:
+        assert venv.pe("plugins", "uninstall", "latin", "-y").returncode == 0
+
+
 def test_broken_plugins_are_listed_with_their_package_and_errors(venv, tmp_path):
     broken = _copy("broken_pkg", tmp_path)
     proc = venv.pe("plugins", "install", "--no-build-isolation", str(broken))
