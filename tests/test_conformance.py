@@ -97,8 +97,11 @@ def test_a_new_plugin_installs_and_passes_the_kit(venv, strategy, tmp_path):
         listed = venv.plugins()[name]
         assert [t["name"] for t in listed["types"]] == [name] and not listed["errors"]
         assert listed["types"][0]["strategy"] == strategy
-        kit = venv.run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(folder), cwd=folder)
-        assert kit.returncode == 0, kit.stdout[-4000:] + kit.stderr[-2000:]
+        # Its own temporary folder: no other pytest run's clean-up of /tmp/pytest-of-USER
+        # reaches it.
+        kit = venv.run("-m", "pytest", "-q", "-p", "no:cacheprovider",
+                       f"--basetemp={tmp_path / 'kit-tmp'}", str(folder), cwd=folder)
+        assert kit.returncode == 0, kit.stdout[-8000:] + kit.stderr[-2000:]
         passed = re.search(r"(\d+) passed", kit.stdout)
         assert passed and int(passed.group(1)) == len(
             [m for m in dir(PluginConformance) if m.startswith("test_")]), kit.stdout
@@ -119,7 +122,8 @@ def test_the_kit_fails_a_plugin_that_cannot_draw(venv, tmp_path):
     module.write_text(text.replace("    def render_svg(", "    def _no_render_svg("))
     assert venv.pe("plugins", "install", "--no-build-isolation", "-e", str(folder)).returncode == 0
     try:
-        kit = venv.run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(folder), cwd=folder)
+        kit = venv.run("-m", "pytest", "-q", "-p", "no:cacheprovider",
+                       f"--basetemp={tmp_path / 'kit-tmp'}", str(folder), cwd=folder)
     finally:
         venv.pe("plugins", "uninstall", "undrawn", "-y")
     assert kit.returncode == 1, kit.stdout
