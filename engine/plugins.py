@@ -238,6 +238,8 @@ class Host:
         self.builtin: set[str] = set()
         #: The distribution of each plugin loaded from an entry point ("NAME VERSION").
         self.distributions: dict[str, str] = {}
+        #: The same as (name, version), for ``puzzle-engine plugins --json``.
+        self.packages: dict[str, tuple[str, str]] = {}
         #: Other things to say about the plugins, one line each (a slow one, a name that
         #: two distributions declare).
         self.notices: list[str] = []
@@ -616,6 +618,7 @@ def get_host() -> Host:
                 "(uninstall the others, or rename one's entry point)")
         name, version = _distribution(ep)
         host.distributions[plugin_name] = _label(ep)
+        host.packages[plugin_name] = (name, version)
         start = time.perf_counter()
         try:
             plugin = ep.load()

@@ -1,6 +1,6 @@
 """The command line: thin typer commands over the engine, one module per group of
 commands (``gen``; ``batch``; ``solve`` and ``check``; ``grade`` and ``train``; ``plugins``
-and ``solvers``; ``db``), and what they share in ``common``. stdout carries only puzzles and answers;
+(and its ``install``, ``uninstall``, ``new``); ``solvers``; ``db``), and what they share in ``common``. stdout carries only puzzles and answers;
 progress, warnings and errors go to stderr. A bad input is one line on stderr and exit
 status 2."""
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .common import err_console, out_console
 #: help. Only the module of the command being run is imported (``main``), so that a command
 #: does not pay for the others' imports at start-up.
 COMMANDS = {"gen": "gen", "batch": "batch", "solve": "solve", "check": "solve",
-            "grade": "grade", "train": "grade", "plugins": "info", "solvers": "info",
+            "grade": "grade", "train": "grade", "plugins": "plugins", "solvers": "info",
             "db": "db", "render": "render", "explain": "explain", "hint": "explain",
             "specs": "specs"}
 

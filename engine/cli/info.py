@@ -1,5 +1,5 @@
-"""``puzzle-engine plugins`` and ``solvers``: what is loaded and installed, and the
-solver settings in effect."""
+"""``puzzle-engine solvers``: the solvers installed, and the solver settings in effect
+(``plugins`` has its own module, ``cli/plugins.py``)."""
 from __future__ import annotations
 
 import contextlib
@@ -9,53 +9,12 @@ import typer
 from rich.table import Table
 
 from .. import calls
-from ..contract_v2 import MIGRATING
-from ..hookspecs import CONTRACT_VERSION
 from ..errors import PuzzleEngineError, PuzzleInputError
 from ..solving import cpsat, sat
 from ..solving.discovery import default_check_flags, find_solver, installed_solvers
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, SolverOpt, _errors, _host, _plugin_params,
                      _settings, out_console)
-
-
-@app.command()
-def plugins():
-    """List the loaded plugins, their puzzle types and options, and any broken plugin."""
-    with _errors():
-        host = _host(warn=False)  # the broken plugins are listed below
-        table = Table(title="Plugins")
-        for col in ("plugin", "version", "puzzle types", "also registers", "contract"):
-            table.add_column(col)
-        infos = host.plugin_infos()
-        for info in infos:
-            also = "; ".join(f"{registry}: {', '.join(names)}"
-                             for registry, names in info.registers.items())
-            contract = f"{info.contract}, adapted" if info.adapted else str(info.contract)
-            table.add_row(info.name, info.version, ", ".join(info.types), also, contract)
-        out_console.print(table)
-        types = Table(title="Puzzle types")
-        for col in ("type", "plugin", "strategy", "options", "description"):
-            types.add_column(col)
-        for t in sorted(host.types.values(), key=lambda t: t.name):
-            opts = ", ".join(f"--{p.name.replace('_', '-')}"
-                             + (f" (default {p.default})"
-                                if p.default is not None and p.type is not bool else "")
-                             for p in t.params)
-            types.add_row(t.name, t.plugin, t.strategy, opts, t.description)
-        out_console.print(types)
-        for f in host.failures:
-            who = f"'{f.name}'" + (f" (from {f.distribution})" if f.distribution else "")
-            line = (f"broken plugin {who} (skipped): {f.error}" if f.skipped
-                    else f"refused from plugin {who}: {f.error}")
-            out_console.print(line, markup=False)
-        for info in infos:
-            if info.adapted:
-                out_console.print(f"plugin '{info.name}' is written for contract "
-                                  f"{info.contract} and adapted to contract {CONTRACT_VERSION} "
-                                  f"({MIGRATING})", markup=False)
-        for line in dict.fromkeys(host.notices):
-            out_console.print(line, markup=False)
 
 
 @app.command(context_settings=PLUGIN_ARGS)

@@ -365,6 +365,26 @@ ROWS = [
     fast(["gen", "sudoku", "--size", "4", "--no-optimise=yes"],
          ["option --no-optimise takes no value"]),
     fast(["gen", "sudoku", "-x"], ["unknown option -x for puzzle 'sudoku' (its options: --size"]),
+    # -- round 5: the plugin ecosystem (plugins --json, install, uninstall, new): refused
+    # before pip runs or a file is written
+    fast(["plugins", "--json", "new", "kakuro"], ["--json goes with 'plugins' alone"]),
+    fast(["plugins", "install", "sudoku"], ["plugin 'sudoku' is built in (part of puzzle-engine)"]),
+    fast(["plugins", "install", "puzzle-engine", "-U"], ["'puzzle-engine' is puzzle-engine itself"]),
+    fast(["plugins", "install", "{tmp}/no-such-plugin"], ["no such file or folder: {tmp}/no-such-plugin"]),
+    fast(["plugins", "install", "-e", "{tmp}/dir"], ["-e {tmp}/dir: no pyproject.toml or setup.py in it"]),
+    fast(["plugins", "install", "-e", "{tmp}/notes.txt"], ["-e {tmp}/notes.txt: not a folder"]),
+    fast(["plugins", "uninstall", "fillomino", "-y"], ["plugin 'fillomino' is built in"]),
+    fast(["plugins", "uninstall", "no-such-package-here", "-y"],
+         ["no installed plugin or package 'no-such-package-here'"]),
+    fast(["plugins", "uninstall", "typer", "-y"], ["package 'typer' declares no puzzle-engine plugin"]),
+    fast(["plugins", "new", "Kakuro", "--dir", "{tmp}/dir/k"], ["bad plugin name 'Kakuro'"]),
+    fast(["plugins", "new", "kakuro", "--strategy", "sat", "--dir", "{tmp}/dir/k"],
+         ["bad --strategy 'sat': expected emptying, growing, own"]),
+    fast(["plugins", "new", "kakuro", "--dir", "{tmp}/notes.txt"],
+         ["--dir {tmp}/notes.txt: exists and is not an empty folder"]),
+    fast(["plugins", "new", "kakuro", "--dir", "{tmp}/notes.txt/k"], ["--dir {tmp}/notes.txt/k: no folder"]),
+    fast(["plugins", "new", "sudoku", "--dir", "{tmp}/dir/k"], ["plugin 'sudoku' (puzzle-engine ",
+                                                                 "is installed already"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
