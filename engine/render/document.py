@@ -15,8 +15,9 @@ from typing import Any
 from .. import files
 from ..errors import PuzzleInputError
 from . import convert, html, play, sheet
-from .caption import caption
+from .caption import caption, kind
 from .drawing import drawing
+from .rules import rules
 from .sources import Entry
 
 FORMATS = ("svg", "pdf", "png", "html")
@@ -117,7 +118,7 @@ Steps = Callable[[Entry, Any], Sequence[dict[str, Any]]]
 
 
 def play_page(entries: Sequence[Entry], solve: Solve, title: str,
-              steps: Steps | None = None) -> str:
+              steps: Steps | None = None, captions: str = "short") -> str:
     """The HTML play page of ``entries``. ``steps`` is where an explainer plugs in: with
     it, each hint follows the next explained step; without, it reveals a square."""
     puzzles = []
@@ -128,39 +129,42 @@ def play_page(entries: Sequence[Entry], solve: Solve, title: str,
         if grid is None:
             svg = ET.tostring(_drawn(entry), encoding="unicode")
         explained = tuple(steps(entry, solution)) if steps and grid is not None else ()
-        puzzles.append(html.Playable(caption(entry, number), grid, svg, explained))
+        puzzles.append(html.Playable(caption(entry, number, captions), grid, svg, explained,
+                                     rules(entry.ptype, entry.params, grid)))
     return html.page(puzzles, title)
 
 
 def render(entries: Iterable[Entry], fmt: str, out: Path, solve: Solve, per_page: int = 4,
            solutions: bool = False, paper: str = "a4", title: str = "Puzzles",
            dpi: float = PNG_DPI, steps: Steps | None = None, key: Key | None = None,
-           force: bool = False) -> list[Path]:
+           force: bool = False, captions: str = "short") -> list[Path]:
     """Draw ``entries`` to ``out`` in ``fmt``; ``solve(entry)`` gives a puzzle's solution
     (for the play page, and for answer keys unless ``key`` is given: ``key(entry)`` gives
     the solution to draw, or None for no key of that puzzle); ``dpi`` is the resolution
     of PNG pages; ``steps``, the play page's explained hints (``play_page``). A page file
     that is there and not empty is refused (``files.check_out``) unless ``force``, before
-    any file is written. Returns the files written."""
+    any file is written. ``captions`` is ``caption``'s mode (short, full or none).
+    Returns the files written."""
     if fmt in ("pdf", "png"):
         convert.check_available()
     entries = list(entries)
     if not entries:
         raise PuzzleInputError("no puzzles to render")
     if fmt == "html":
-        text = play_page(entries, solve, title, steps)
+        text = play_page(entries, solve, title, steps, captions)
         _write(out, lambda p: p.write_text(text, encoding="utf-8"))
         return [out]
-    captions = [caption(entry, n) for n, entry in enumerate(entries, 1)]
-    pages = sheet.pages([sheet.Placed(_drawn(e), c) for e, c in zip(entries, captions)],
+    lines = [caption(entry, n, captions) for n, entry in enumerate(entries, 1)]
+    pages = sheet.pages([sheet.Placed(_drawn(e), c, rules(e.ptype, e.params), kind(e.ptype),
+                                      e.where) for e, c in zip(entries, lines)],
                         per_page, paper, title)
     if fmt != "pdf":  # the puzzle pages' files, before the answer keys are solved
         for path in outputs(out, fmt, len(pages), 0)[0]:
             files.check_out(path, force=force, devices=False)
     keys = []
     if solutions:
-        answers = [((key or solve)(e), c) for e, c in zip(entries, captions)]
-        answers = [sheet.Placed(_drawn(e, answer), c)
+        answers = [((key or solve)(e), c) for e, c in zip(entries, lines)]
+        answers = [sheet.Placed(_drawn(e, answer), c, where=e.where)
                    for e, (answer, c) in zip(entries, answers) if answer is not None]
         if answers:
             keys = sheet.pages(answers, per_page, paper, f"{title}: answer key")

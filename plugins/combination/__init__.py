@@ -387,6 +387,12 @@ class Combination(PuzzleType, Growing):
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(instance, solution, COLOURS, ATTACKS)
 
+    def rules(self, params):
+        return ("Place every piece on an empty square so that no piece is attacked by a "
+                "piece of another colour. A rook attacks along its row and column, a bishop "
+                "along its diagonals, a queen both ways; walls and pieces stop an attack, "
+                "holes do not.")
+
     def parse(self, params, text):
         text = text.strip()
         if text and ":" in text.splitlines()[0]:

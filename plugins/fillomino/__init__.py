@@ -181,6 +181,9 @@ class Fillomino(GridPuzzle):
     def play_grid(self, params, instance, solution):
         return drawing.play_grid(*self.shape(params), instance, solution)
 
+    def rules(self, params):
+        return drawing.RULES
+
 
 def _note(checker, label):
     """Tell the engine which path decided a removal (recorded per puzzle as ``removals``);

@@ -274,6 +274,10 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
         from .drawing import canonical
         return canonical(instance)
 
+    def rules(self, params):
+        return ("Read the story and its clues, then choose the one option they allow; "
+                "exactly one does.")
+
     def render_svg(self, params, instance, solution=None):
         from .drawing import svg
         return svg(instance, solution is not None)

@@ -233,6 +233,11 @@ class PolyominoMath(PuzzleType, OwnGenerator):
     def canonical_form(self, params, instance):
         return canonical.canonical_form(instance)
 
+    def rules(self, params):
+        return ("Cut out the pieces and place any of them on the board, turned or flipped, "
+                "without overlap. A piece scores the larger of the sum and the product of "
+                "the numbers it covers: find the highest total.")
+
     def render_svg(self, params, instance, solution=None):
         placed = None if solution is None else placed_pieces(instance, solution)
         return drawing.render(instance, placed)

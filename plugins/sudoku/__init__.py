@@ -90,6 +90,9 @@ class Sudoku(GridPuzzle):
     def play_grid(self, params, instance, solution):
         return drawing.play_grid(params, instance, solution)
 
+    def rules(self, params):
+        return drawing.rules(params)
+
 
 @hookimpl
 def register_puzzle_types(register):
