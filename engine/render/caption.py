@@ -75,23 +75,21 @@ _SET: dict[tuple[int, str], tuple[str, ...]] = {}
 
 
 def set_params(entry: Entry) -> dict:
-    """The parameters the user set: those the type's ``check_params`` would not fill in
-    the same way from the others. A parameter at its default, or implied by another
+    """The parameters the user set: in the declared order, those the type's
+    ``check_params`` would not fill in the same way from the ones before them. A parameter at its default, or implied by another
     (Sudoku's box by its size), is left out: ``gen`` with the rest makes the puzzle."""
     params = entry.params
     names = [p.name for p in entry.ptype.params if params.get(p.name) is not None]
     key = (id(entry.ptype), json.dumps(params, sort_keys=True, default=str))
     if key not in _SET:
-        def same(given: dict) -> bool:
+        shown: dict = {}
+        for name in names:  # in the declared order: a size, then the box it implies
             try:
-                return calls.canonical_params(entry.ptype, given) == params
+                filled = calls.canonical_params(entry.ptype, shown)
             except PuzzleEngineError:
-                return False
-        shown = list(names)
-        for name in reversed(names):  # the later ones first: a size implies its box
-            trial = [n for n in shown if n != name]
-            if same({n: params[n] for n in trial}):
-                shown = trial
+                filled = {}
+            if name not in filled or filled[name] != params[name]:
+                shown[name] = params[name]
         _SET[key] = tuple(shown)
     return {name: params[name] for name in _SET[key]}
 
