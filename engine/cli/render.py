@@ -17,7 +17,7 @@ from ..render.caption import CAPTIONS
 from ..render.sources import Entry, Selection, open_source
 from ..store import Filters
 from ..store.query import check_draw
-from . import app
+from . import app, progress
 from .db import ParamOpt, TypeOpt
 from ..solving.discovery import find_solver
 from .common import (ConfigOpt, SolverOpt, TimeOpt, _engine, _errors, _host, _settings,
@@ -230,10 +230,12 @@ def render(
         solve = _Solutions(host, solver, config, time_limit)
         steps = None if no_explain or fmt != "html" else _Steps(host, config, explain_seconds)
         try:
-            written = document.render(entries, fmt, out, solve, per_page=per_page,
-                                      solutions=solutions, paper=paper, title=title, dpi=dpi,
-                                      steps=steps, key=solve.key, force=force,
-                                      captions=caption_mode)
+            with progress.bar() as shown:
+                written = document.render(entries, fmt, out, solve, per_page=per_page,
+                                          solutions=solutions, paper=paper, title=title,
+                                          dpi=dpi, steps=steps, key=solve.key, force=force,
+                                          captions=caption_mode,
+                                          progress=progress.Stages(shown))
         finally:
             solve.close()
             if steps is not None:
