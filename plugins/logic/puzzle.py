@@ -110,6 +110,13 @@ class LogicPuzzle(PuzzleType, OwnGenerator):
             self._specs[key] = load_spec(text, file, name)
         return self._specs[key]
 
+    def spec_text(self, name: str) -> str:
+        """The text of the shipped spec ``name`` (``puzzle-engine specs --show NAME``)."""
+        shipped = shipped_specs()
+        if name not in shipped:
+            raise PuzzleInputError(f"no shipped spec '{name}' (shipped: {', '.join(shipped)})")
+        return shipped[name].read_text(encoding="utf-8")
+
     def shipped_specs(self):
         out = {}
         for name, path in shipped_specs().items():
