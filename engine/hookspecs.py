@@ -283,6 +283,11 @@ class PuzzleType:
         line about it (``puzzle-engine specs``). Default: none."""
         return {}
 
+    def spec_text(self, name: str) -> str | None:
+        """The text of the shipped spec ``name`` (``puzzle-engine specs --show NAME``), or
+        ``None``: not offered. Default ``None``."""
+        return None
+
     # -- corpora and pictures ----------------------------------------------------------------
     def canonical_form(self, params: Mapping[str, Any], instance: Instance) -> Any | None:
         """The representative of ``instance``'s class under the type's symmetry group (its

@@ -278,7 +278,7 @@ ROWS = [
     fast(["render", "{tmp}/notes.txt", "--out", "/proc/version.svg"],
          ["bad --out /proc/version.svg: cannot create a file in the folder /proc"]),
     fast(["render", "{tmp}/notes.txt", "--per-page", "100000", "--format", "svg", "--out",
-          "{tmp}/new.svg"], ["bad --per-page 100000: at most 720 puzzles fit a page of a4"]),
+          "{tmp}/new.svg"], ["bad --per-page 100000: at most 690 puzzles fit a page of a4"]),
     fast(GEN4 + ["--format", "json", "--out", "{tmp}/notes.txt", "--resume", "--force"],
          ["--resume goes on with the batch in --out, --force replaces it"]),
     fast(GEN4 + ["--out", "{tmp}/one-note.txt"],

@@ -44,8 +44,7 @@ def specs(show: ShowOpt = None):
 
 def _show(host, name: str) -> None:
     """The text of the shipped spec ``name``: from the first type that ships it and
-    offers its text (``spec_text(name)``, a method of types that generate from
-    templates)."""
+    offers its text (``spec_text(name)``)."""
     shipped = []
     for ptype in host.types.values():
         try:
@@ -55,9 +54,11 @@ def _show(host, name: str) -> None:
         if not isinstance(found, dict):
             continue
         shipped += [k for k in found if isinstance(k, str)]
-        if name not in found or not callable(getattr(ptype, "spec_text", None)):
+        if name not in found:
             continue
         text = calls.call(ptype, "spec_text", name=name)
+        if text is None:
+            continue
         if not isinstance(text, str):
             raise calls.bad_result("spec_text", ptype, text, "the spec's text")
         out_console.print(text, markup=False, highlight=False, end="" if

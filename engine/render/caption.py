@@ -66,7 +66,7 @@ def complexity(record: dict) -> str | None:
 
 
 def kind(ptype) -> str:
-    """The type's name in words: ``polyomino-math`` is ``Polyomino Math``."""
+    """The type's name in words: ``block-puzzle`` is ``Block Puzzle``."""
     words = ptype.name.replace("-", " ").replace("_", " ").split()
     return " ".join(w[:1].upper() + w[1:] for w in words) or ptype.name
 
@@ -77,7 +77,7 @@ _SET: dict[tuple[int, str], tuple[str, ...]] = {}
 def set_params(entry: Entry) -> dict:
     """The parameters the user set: in the declared order, those the type's
     ``check_params`` would not fill in the same way from the ones before them. A parameter at its default, or implied by another
-    (Sudoku's box by its size), is left out: ``gen`` with the rest makes the puzzle."""
+    (a box shape by the board's size), is left out: ``gen`` with the rest makes the puzzle."""
     params = entry.params
     names = [p.name for p in entry.ptype.params if params.get(p.name) is not None]
     key = (id(entry.ptype), json.dumps(params, sort_keys=True, default=str))
