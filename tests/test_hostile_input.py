@@ -363,6 +363,12 @@ ROWS = [
     (GEN4 + ["--format", "json", "--solver", "gecode", "--out", "{tmp}/approximate.jsonl",
              "--resume"], ["line 1: made with solver \"org.example.approximate\"",
                            "this run's takes one of", "org.gecode.gecode"]),
+    # -- round 5: print (captions, a shipped spec shown, db export --limit/--draw)
+    fast(["render", "{tmp}/sudoku4.jsonl", "--caption", "long", "--format", "svg", "--out",
+          "{tmp}/new.svg"], ["bad --caption 'long': expected one of short, full, none"]),
+    fast(["specs", "--show", "nonesuch"], ["bad --show 'nonesuch': no shipped spec of that "
+                                           "name (shipped: ", "wine-merchant"]),
+    fast(["db", "export", "{tmp}/nowhere.db", "--draw", "1"], ["--draw needs --limit"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
