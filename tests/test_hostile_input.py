@@ -364,7 +364,7 @@ ROWS = [
              "--resume"], ["line 1: made with solver \"org.example.approximate\"",
                            "this run's takes one of", "org.gecode.gecode"]),
     # -- round 5: print (captions, a shipped spec shown, db export --limit/--draw)
-    fast(["render", "{tmp}/sudoku4.jsonl", "--caption", "long", "--format", "svg", "--out",
+    fast(["render", "{tmp}/notes.txt", "--caption", "long", "--format", "svg", "--out",
           "{tmp}/new.svg"], ["bad --caption 'long': expected one of short, full, none"]),
     fast(["specs", "--show", "nonesuch"], ["bad --show 'nonesuch': no shipped spec of that "
                                            "name (shipped: ", "wine-merchant"]),
