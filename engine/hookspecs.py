@@ -893,11 +893,16 @@ class SplitModel(Facet):
 class Templates(Facet):
     """A type that generates from templates it ships (``puzzle-engine specs``)."""
 
-    NOT_OFFERED = MappingProxyType({"shipped_specs": MappingProxyType({})})
+    NOT_OFFERED = MappingProxyType({"shipped_specs": MappingProxyType({}), "spec_text": None})
 
     def shipped_specs(self) -> dict[str, str]:
         """The templates it ships, name to one line about it."""
         raise NotImplementedError
+
+    def spec_text(self, name: str) -> str | None:
+        """The text of the shipped template ``name`` (``puzzle-engine specs --show NAME``),
+        or ``None``: not offered. Default ``None``."""
+        return None
 
 
 class FlatBoard(Facet):

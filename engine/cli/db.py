@@ -102,13 +102,19 @@ def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
               variants: VariantsOpt = False, out: OutOpt = None, force: ForceOpt = False,
               fmt: Annotated[str, typer.Option("--format", help="jsonl (the records of 'gen "
                              "--format json', with the store's fields under 'store') or csv.")
-                             ] = "jsonl"):
+                             ] = "jsonl",
+              limit: Annotated[Optional[int], typer.Option("--limit", help="At most this many "
+                               "(the first stored, or with --draw a random draw).")] = None,
+              draw: Annotated[Optional[int], typer.Option("--draw", help="Draw --limit "
+                              "puzzles at random with this seed (the same seed, the same "
+                              "draw).")] = None):
     """Export the selected puzzles as JSON Lines or CSV."""
     with _errors():
         if fmt not in EXPORT_FORMATS:
             raise PuzzleInputError(f"bad --format '{fmt}': expected jsonl or csv")
+        check_draw(limit, draw)
         _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
-               None, None, fmt, out, force)
+               limit, draw, fmt, out, force)
 
 
 @db_app.command("query")

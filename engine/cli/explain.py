@@ -12,7 +12,7 @@ from ..errors import PuzzleInputError
 from ..explain import report
 from ..explain.rating import rated_path, score, step_features
 from ..inputs import load_puzzles
-from . import app
+from . import app, progress
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, _engine, _errors, _host,
                      _input_and_params, counted, err_console, out_console)
 
@@ -39,47 +39,53 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
     report.check_explainable(ptype)
     source, raw = _input_and_params(ptype, source, ctx)
     engine = _engine(host, ptype, "cp-sat", config, None)
-    stuck = False
-    for number, parsed in enumerate(load_puzzles(ptype, raw, source)):
-        start = time.perf_counter()
-        ex = report.explainer(engine, ptype, parsed.params, parsed.instance,
-                              exact=exact, max_size=max_size)
-        whole = not hint and limit is None
-        if whole:  # the whole path: rated too (the rating's path first, from the start)
-            result, feats = rated_path(ex, reasons=True)
-        else:
-            result, feats = ex.run(limit=1 if hint else limit), None
-        seconds = time.perf_counter() - start
-        stuck |= result.stuck is not None
-        if fmt == "json":
-            record = {"type": ptype.name, "params": parsed.params,
-                      **report.explanation_json(ex, result), "seconds": round(seconds, 3)}
-            if whole:  # the whole path: its step rating
-                record["rating"] = {**feats, "score": score(feats)}
-            if hint:
-                record["step"] = record["steps"][0] if record["steps"] else None
-                del record["steps"]
-            out_console.print(json.dumps(record), markup=False)
-            continue
-        if number:
-            out_console.print("")
-        width = len(str(len(result.steps)))
-        for k, step in enumerate(result.steps, 1):
-            line = report.step_text(ex, step)
-            out_console.print(line if hint else f"{k:>{width}}. {line}", markup=False)
-        if result.stuck:
-            out_console.print(f"needs search: {result.stuck}", markup=False)
-        elif result.solved and not hint:
-            feats = feats or step_features(result.steps)
-            out_console.print(f"solved in {counted(len(result.steps), 'step')}; largest reason "
-                              f"{counted(feats['step_max_size'], 'group')}, mean "
-                              f"{feats['step_mean_size']:.2f}; step rating {score(feats):.2f} "
-                              f"({'hardest technique; ' * ('effort_max' in feats)}"
-                              f"{seconds:.1f} s)", markup=False)
-        elif result.solved and result.steps:  # the hint filled the last square
-            out_console.print("solved: that was the last square", markup=False)
-        elif result.solved:
-            out_console.print("already solved", markup=False)
+    puzzles = list(load_puzzles(ptype, raw, source))
+    with progress.bar() as shown:
+        task = shown.add_task("hint" if hint else "explaining", total=len(puzzles))
+        stuck = False
+        for number, parsed in enumerate(puzzles):
+            start = time.perf_counter()
+            ex = report.explainer(engine, ptype, parsed.params, parsed.instance,
+                                  exact=exact, max_size=max_size)
+            whole = not hint and limit is None
+            if whole:  # the whole path: rated too (the rating's path first, from the start)
+                result, feats = rated_path(ex, reasons=True)
+            else:
+                result, feats = ex.run(limit=1 if hint else limit), None
+            seconds = time.perf_counter() - start
+            stuck |= result.stuck is not None
+            if fmt == "json":
+                record = {"type": ptype.name, "params": parsed.params,
+                          **report.explanation_json(ex, result), "seconds": round(seconds, 3)}
+                if whole:  # the whole path: its step rating
+                    record["rating"] = {**feats, "score": score(feats)}
+                if hint:
+                    record["step"] = record["steps"][0] if record["steps"] else None
+                    del record["steps"]
+                out_console.print(json.dumps(record), markup=False)
+                shown.advance(task)
+                continue
+            if number:
+                out_console.print("")
+            width = len(str(len(result.steps)))
+            for k, step in enumerate(result.steps, 1):
+                line = report.step_text(ex, step)
+                out_console.print(line if hint else f"{k:>{width}}. {line}", markup=False)
+            if result.stuck:
+                out_console.print(f"needs search: {result.stuck}", markup=False)
+            elif result.solved and not hint:
+                feats = feats or step_features(result.steps)
+                out_console.print(f"solved in {counted(len(result.steps), 'step')}; largest "
+                                  f"reason {counted(feats['step_max_size'], 'group')}, mean "
+                                  f"{feats['step_mean_size']:.2f}; step rating "
+                                  f"{score(feats):.2f} "
+                                  f"({'hardest technique; ' * ('effort_max' in feats)}"
+                                  f"{seconds:.1f} s)", markup=False)
+            elif result.solved and result.steps:  # the hint filled the last square
+                out_console.print("solved: that was the last square", markup=False)
+            elif result.solved:
+                out_console.print("already solved", markup=False)
+            shown.advance(task)
     if stuck:
         raise typer.Exit(1)
 

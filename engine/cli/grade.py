@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .. import files, processes
 from ..difficulty import checked_model, make_grader
@@ -18,7 +17,7 @@ from ..grading.levels import (FeatureTable, LevelModel, first_per_label, grading
                               measure, read_labelled)
 from ..grading.multiple import Grade, GradeOptions
 from ..inputs import load_puzzles, parse
-from . import app
+from . import app, progress
 from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, ModelOpt, TimeOpt, _engine, _errors,
                      _host, counted, _input_and_params, _plugin_params, err_console, out_console)
 
@@ -75,24 +74,34 @@ def grade(ctx: typer.Context, puzzle: str, source: InputArg, solver: GradeSolver
                                                        source, steps)
         graders: dict[str, Any] = {}     # per puzzle parameters (JSON input may mix them)
         models: dict[str, Any] = {}         # the level model checked for those parameters
+        puzzles = list(load_puzzles(ptype, raw, source))
         try:
-            for number, parsed in enumerate(load_puzzles(ptype, raw, source)):
-                if number and fmt == "text":
-                    out_console.print("")  # several puzzles: a blank line between grades
-                key = json.dumps(parsed.params, sort_keys=True)
-                if key not in graders:
-                    graders[key] = make_grader(engine, ptype, parsed.params, options)
-                g = graders[key].grade(parsed.instance)
-                if key not in models:  # level models learn from the multiple method
-                    models[key] = checked_model(engine, ptype, parsed.params, model, options, g) \
-                        if isinstance(g, Grade) else None
-                    if models[key] is None and isinstance(g, Grade):
-                        err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
-                                          "these options; showing the measurements only")
-                _print_grade(g, models[key].predict(g) if models[key] else None, fmt)
+            with progress.bar() as shown:
+                task = shown.add_task("grading", total=len(puzzles))
+                _grade_all(engine, ptype, puzzles, options, model, fmt, graders, models,
+                           lambda: shown.advance(task))
         finally:
             for g in graders.values():
                 g.close()
+
+
+def _grade_all(engine, ptype, puzzles, options, model, fmt, graders, models, done) -> None:
+    """Grade each puzzle and print its grade; ``done()`` after each."""
+    for number, parsed in enumerate(puzzles):
+        if number and fmt == "text":
+            out_console.print("")  # several puzzles: a blank line between grades
+        key = json.dumps(parsed.params, sort_keys=True)
+        if key not in graders:
+            graders[key] = make_grader(engine, ptype, parsed.params, options)
+        g = graders[key].grade(parsed.instance)
+        if key not in models:  # level models learn from the multiple method
+            models[key] = checked_model(engine, ptype, parsed.params, model, options, g) \
+                if isinstance(g, Grade) else None
+            if models[key] is None and isinstance(g, Grade):
+                err_console.print(f"puzzle-engine: no level model for '{ptype.name}' with "
+                                  "these options; showing the measurements only")
+        _print_grade(g, models[key].predict(g) if models[key] else None, fmt)
+        done()
 
 
 def _print_grade(g, levels, fmt: str) -> None:
@@ -164,14 +173,12 @@ def train(ctx: typer.Context, puzzle: str,
         table = FeatureTable(features, signature)
         one_job = GradeOptions(**{**options.__dict__, "jobs": 1})
         grader = make_grader(engine, ptype, params, one_job)
-        progress = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=err_console, transient=True)
         try:
-            with progress:
-                task = progress.add_task("grading", total=len(examples),
-                                         completed=sum(e.text in table.rows for e in examples))
+            with progress.bar() as shown:
+                held = sum(e.text in table.rows for e in examples)
+                task = shown.add_task("grading", total=len(examples), completed=held, held=held)
                 measure(examples, table, lambda e: grader.grade(e.board, f"{data}, line {e.line}"),
-                        jobs=jobs, progress=lambda: progress.advance(task))
+                        jobs=jobs, progress=lambda: shown.advance(task))
         except KeyboardInterrupt as exc:
             err_console.print(f"puzzle-engine: interrupted; the graded puzzles are in {features}, "
                               "rerun the same command to go on")

@@ -13,10 +13,11 @@ from .. import files
 from ..engine import Engine
 from ..errors import PuzzleInputError
 from ..render import convert, document, hints, sheet
+from ..render.caption import CAPTIONS
 from ..render.sources import Entry, Selection, open_source
 from ..store import Filters
 from ..store.query import check_draw
-from . import app
+from . import app, progress
 from .db import ParamOpt, TypeOpt
 from ..solving.discovery import find_solver
 from .common import (ConfigOpt, SolverOpt, TimeOpt, _engine, _errors, _host, _settings,
@@ -174,6 +175,10 @@ def render(
                           "first square filled in wrong, else the first empty one), without "
                           "running the explainer (seconds to minutes a puzzle, by type and size: "
                           "see the user guide).")] = False,
+    caption_mode: Annotated[str, typer.Option("--caption", help="Under each puzzle: short "
+                            "(number, type, level or rating, the parameters you set and the "
+                            "id that makes it again), full (also the plugin version and the "
+                            "solver), or none.")] = "short",
     explain_seconds: Annotated[float, typer.Option("--explain-seconds", help="HTML: the "
                                "explainer's time for each puzzle's hints; past it, the "
                                "steps found so far, then plain hints.")] = 20.0,
@@ -181,6 +186,9 @@ def render(
     """Draw puzzles: a printable sheet with an answer key, or an HTML page to play."""
     with _errors():
         fmt, out = _format_and_out(fmt, out, source)
+        if caption_mode not in CAPTIONS:
+            raise PuzzleInputError(f"bad --caption '{caption_mode}': expected one of "
+                                   f"{', '.join(CAPTIONS)}")
         if per_page < 1:
             raise PuzzleInputError(f"bad --per-page {per_page}: must be at least 1")
         if paper in sheet.PAPERS and per_page > sheet.most_per_page(paper):
@@ -222,9 +230,12 @@ def render(
         solve = _Solutions(host, solver, config, time_limit)
         steps = None if no_explain or fmt != "html" else _Steps(host, config, explain_seconds)
         try:
-            written = document.render(entries, fmt, out, solve, per_page=per_page,
-                                      solutions=solutions, paper=paper, title=title, dpi=dpi,
-                                      steps=steps, key=solve.key, force=force)
+            with progress.bar() as shown:
+                written = document.render(entries, fmt, out, solve, per_page=per_page,
+                                          solutions=solutions, paper=paper, title=title,
+                                          dpi=dpi, steps=steps, key=solve.key, force=force,
+                                          captions=caption_mode,
+                                          progress=progress.Stages(shown))
         finally:
             solve.close()
             if steps is not None:

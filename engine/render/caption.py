@@ -1,5 +1,7 @@
-"""What is written under a drawing: its number on the sheet, the type, the parameters,
-the level, and a short id that, with the options shown, reproduces the puzzle.
+"""What is written under a drawing, in words: its number on the sheet, the type, its level
+or rating (an ungraded puzzle has none), the parameters the user set, and a short id
+that, with the options shown, reproduces the puzzle (``render --caption short``; ``full``
+adds the plugin version and the solver, ``none`` leaves the caption out).
 
 The id is ``TYPE/SEED/HASH``: ``gen TYPE --seed SEED`` with the parameters shown and the
 ``gen`` flags shown after the id (the record's strategy options that are not at their
@@ -11,8 +13,10 @@ has ``SEED.V``; a record without a seed (from ``solve --format json``) has the i
 from __future__ import annotations
 
 import hashlib
+import json
 
 from .. import calls
+from ..errors import PuzzleEngineError
 from .sources import Entry
 
 
@@ -39,15 +43,55 @@ def _text(value) -> str | None:
 
 
 def level(record: dict) -> str | None:
-    """The record's level: the grade of ``gen --difficulty`` (``level expert``), else its
-    complexity level (``givens 25``)."""
+    """The record's level in words: the grade of ``gen --difficulty`` or of a store's
+    grading (``level expert``), else the explainer's step rating (``rating 2.31``); an
+    ungraded puzzle has none (its complexity, ``givens 25``, is no level)."""
     graded = record.get("difficulty")
     if isinstance(graded, dict) and _text(graded.get("level")):
         return f"level {_text(graded['level'])}"
+    rated = record.get("rating")
+    score = rated.get("score") if isinstance(rated, dict) else rated
+    if isinstance(score, (int, float)) and not isinstance(score, bool) and \
+            score == score and abs(score) != float("inf"):
+        return f"rating {score:.2f}"
+    return None
+
+
+def complexity(record: dict) -> str | None:
+    """The record's complexity level as it was binned (``givens 25``), or None."""
     binned = record.get("complexity")
     if isinstance(binned, dict) and _text(binned.get("level")):
         return f"{_text(binned.get('name')) or 'complexity'} {_text(binned['level'])}"
     return None
+
+
+def kind(ptype) -> str:
+    """The type's name in words: ``block-puzzle`` is ``Block Puzzle``."""
+    words = ptype.name.replace("-", " ").replace("_", " ").split()
+    return " ".join(w[:1].upper() + w[1:] for w in words) or ptype.name
+
+
+_SET: dict[tuple[int, str], tuple[str, ...]] = {}
+
+
+def set_params(entry: Entry) -> dict:
+    """The parameters the user set: in the declared order, those the type's
+    ``check_params`` would not fill in the same way from the ones before them. A parameter at its default, or implied by another
+    (a box shape by the board's size), is left out: ``gen`` with the rest makes the puzzle."""
+    params = entry.params
+    names = [p.name for p in entry.ptype.params if params.get(p.name) is not None]
+    key = (id(entry.ptype), json.dumps(params, sort_keys=True, default=str))
+    if key not in _SET:
+        shown: dict = {}
+        for name in names:  # in the declared order: a size, then the box it implies
+            try:
+                filled = calls.canonical_params(entry.ptype, shown)
+            except PuzzleEngineError:
+                filled = {}
+            if name not in filled or filled[name] != params[name]:
+                shown[name] = params[name]
+        _SET[key] = tuple(shown)
+    return {name: params[name] for name in _SET[key]}
 
 
 def _value(value) -> str:
@@ -73,28 +117,37 @@ def gen_flags(entry: Entry) -> list[str]:
     return flags
 
 
-def caption(entry: Entry, number: int) -> list[str]:
-    """Two lines: ``N. TYPE · LEVEL`` with the parameters (those not at their declared
-    defaults), then the id with the ``gen`` flags beyond the parameters, the plugin
-    version and the solver that made it."""
-    head = f"{number}. {entry.ptype.name}"
+CAPTIONS = ("short", "full", "none")  #: ``render --caption``
+
+
+def caption(entry: Entry, number: int, mode: str = "short") -> list[str]:
+    """The caption's lines. ``short``: ``N. Type · LEVEL · PARAMS`` (the parameters the
+    user set), then the id with the ``gen`` flags beyond the parameters, which together
+    make the puzzle again. ``full`` adds the complexity level, the plugin version and
+    the solver that made it. ``none``: no caption."""
+    if mode == "none":
+        return []
+    head = [f"{number}. {kind(entry.ptype)}"]
     shown = level(entry.record)
     if shown:
-        head += f" \u00b7 {shown}"
-    # A parameter at its declared default, or unset, is left out: 'gen' fills it in the
-    # same way.
-    defaults = {p.name: p.default for p in entry.ptype.params if p.default is not None}
-    params = ", ".join(f"{k.replace('_', '-')} {_value(v)}" for k, v in entry.params.items()
-                       if v is not None and (k not in defaults or defaults[k] != v))
+        head.append(shown)
+    params = ", ".join(f"{k.replace('_', '-')} {_value(v)}"
+                       for k, v in set_params(entry).items())
+    if params:
+        head.append(params)
     made = [f"id {short_id(entry)}"]
     flags = gen_flags(entry)
     if flags:
         made.append(f"gen {' '.join(flags)}")
-    version, plugin = entry.record.get("plugin_version"), entry.record.get("plugin")
-    if isinstance(version, str) and version:
-        made.append(f"{plugin if isinstance(plugin, str) and plugin else entry.ptype.plugin} "
-                    f"{version}")
-    solver = entry.record.get("solver")
-    if isinstance(solver, str) and solver:
-        made.append(solver.rsplit(".", 1)[-1])
-    return [f"{head} \u00b7 {params}" if params else head, " \u00b7 ".join(made)]
+    if mode == "full":
+        binned = complexity(entry.record)
+        if binned:
+            made.append(binned)
+        version, plugin = entry.record.get("plugin_version"), entry.record.get("plugin")
+        if isinstance(version, str) and version:
+            made.append(f"{plugin if isinstance(plugin, str) and plugin else entry.ptype.plugin} "
+                        f"{version}")
+        solver = entry.record.get("solver")
+        if isinstance(solver, str) and solver:
+            made.append(solver.rsplit(".", 1)[-1])
+    return [" \u00b7 ".join(head), " \u00b7 ".join(made)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import PuzzleEngineError, one_line
@@ -46,8 +46,9 @@ def _drawing(fmt: str, number: int):
                                 f"{type(exc).__name__}: {one_line(exc)}") from None
 
 
-def to_pdf(pages: Sequence[str], path: Path) -> None:
-    """One PDF of ``pages`` (SVG documents), a page each, written to ``path``."""
+def to_pdf(pages: Sequence[str], path: Path, done: Callable[[], None] = lambda: None) -> None:
+    """One PDF of ``pages`` (SVG documents), a page each, written to ``path``; ``done()``
+    after each page."""
     cairosvg = _cairosvg()
     cairo = cairosvg.surface.cairo
     target = cairo.PDFSurface(str(path), 1, 1)
@@ -64,6 +65,7 @@ def to_pdf(pages: Sequence[str], path: Path) -> None:
             with _drawing("PDF", number):
                 Page(cairosvg.parser.Tree(bytestring=page.encode("utf-8")), None, DPI)
             target.show_page()
+            done()
     finally:
         target.finish()  # closes the file, also when a page failed
 

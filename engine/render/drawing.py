@@ -61,3 +61,48 @@ def size(root: ET.Element) -> tuple[float, float]:
     """The width and height of a drawing's ``viewBox``."""
     *_, width, height = (float(v) for v in root.get("viewBox").replace(",", " ").split())
     return width, height
+
+
+_FONT_SIZE = re.compile(r"(?:^|;)\s*font-size\s*:\s*([^;]+)")
+
+
+def _font_size(element: ET.Element, inherited: float) -> float:
+    """The font size of ``element`` in its drawing's units: its ``font-size`` (attribute
+    or style, in pixels; a percentage or ``em`` of the inherited size), else the one it
+    inherits."""
+    value = element.get("font-size")
+    style = _FONT_SIZE.search(element.get("style") or "")
+    if style:
+        value = style.group(1)
+    if not value:
+        return inherited
+    value = value.strip()
+    try:
+        if value.endswith("%"):
+            return inherited * float(value[:-1]) / 100
+        if value.endswith("em"):
+            return inherited * float(value[:-2])
+        if value.endswith("pt"):
+            return float(value[:-2]) * 96 / 72
+        return float(value.removesuffix("px"))
+    except ValueError:
+        return inherited
+
+
+def smallest_text(root: ET.Element) -> float | None:
+    """The smallest font size of the text a drawing shows, in its own units (SVG's
+    default is 16), or None when it shows no text."""
+    found: list[float] = []
+
+    def walk(element: ET.Element, inherited: float) -> None:
+        own = _font_size(element, inherited)
+        tag = element.tag.rsplit("}", 1)[-1]
+        if tag in ("text", "tspan", "textPath") and (element.text or "").strip():
+            found.append(own)
+        if tag in ("title", "desc", "metadata", "style", "script", "defs"):
+            return
+        for child in element:
+            walk(child, own)
+
+    walk(root, 16.0)
+    return min(found) if found else None

@@ -34,6 +34,7 @@ class Playable:
     grid: PlayGrid | None
     svg: str | None = None
     steps: Sequence[dict[str, Any]] = field(default_factory=tuple)
+    rules: str = ""  #: the rules in words (``rules.rules``), shown above the board
 
 
 def _script_json(value: Any) -> str:
@@ -59,7 +60,8 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
                     scripts.append(source)
                 grid["script"] = scripts.index(source)
         data.append({"caption": [plain(line) for line in puzzle.caption], "grid": grid,
-                     "svg": puzzle.svg, "steps": list(puzzle.steps)})
+                     "svg": puzzle.svg, "steps": list(puzzle.steps),
+                     "rules": plain(puzzle.rules)})
     # Each type's rule in a <script> of its own, so that one that does not even parse
     # leaves the others working (play.js says when a board's rule is missing or fails).
     own = "".join(f"<script>\ntry {{\n  window.puzzleEngineRules[{k}] = ({source}\n);\n}} "

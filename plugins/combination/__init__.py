@@ -250,14 +250,14 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
         rows = solution_rows(solution, params["width"])
         return "/".join(rows) if fmt == "line" else "\n".join(rows)
 
-    def rules(self, params):
-        return ("Place every listed piece on an empty square so that no piece attacks a "
-                "piece of another colour: a rook along its row and column, a bishop along "
-                "its diagonals, a queen both; walls and pieces stop an attack, holes do "
-                "not.")
-
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(instance, solution, COLOURS, ATTACKS)
+
+    def rules(self, params):
+        return ("Place every piece on an empty square so that no piece is attacked by a "
+                "piece of another colour. A rook attacks along its row and column, a bishop "
+                "along its diagonals, a queen both ways; walls and pieces stop an attack, "
+                "holes do not.")
 
     def parse(self, params, text):
         text = text.strip()

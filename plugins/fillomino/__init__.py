@@ -176,14 +176,14 @@ class Fillomino(GridPuzzle, Symmetry, Explanation, Drawing, Play):
     def format(self, params, instance, fmt):
         return logic.format_board(instance, *self.shape(params), fmt)
 
-    def rules(self, params):
-        return drawing.RULES
-
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(*self.shape(params), instance, solution)
 
     def play_grid(self, params, instance, solution):
         return drawing.play_grid(*self.shape(params), instance, solution)
+
+    def rules(self, params):
+        return drawing.RULES
 
 
 def _note(checker, label):

@@ -23,6 +23,11 @@ def render_svg(rows, cols, instance, solution=None) -> str:
     return drawing.to_string()
 
 
+RULES = ("Write a number in every square: each region of equal numbers, joined side by "
+         "side, has as many squares as its number, and two regions of the same size never "
+         "touch.")
+
+
 def play_grid(rows, cols, instance, solution) -> PlayGrid:
     return PlayGrid(rows=rows, cols=cols, cells=tuple(instance), solution=tuple(solution),
                     symbols=None, rule="region-size", rules=RULES)

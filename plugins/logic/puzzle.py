@@ -113,6 +113,13 @@ class LogicPuzzle(PuzzleType, Codec, OwnGenerator, Templates, SplitModel, Multip
             self._specs[key] = load_spec(text, file, name)
         return self._specs[key]
 
+    def spec_text(self, name: str) -> str:
+        """The text of the shipped spec ``name`` (``puzzle-engine specs --show NAME``)."""
+        shipped = shipped_specs()
+        if name not in shipped:
+            raise PuzzleInputError(f"no shipped spec '{name}' (shipped: {', '.join(shipped)})")
+        return shipped[name].read_text(encoding="utf-8")
+
     def shipped_specs(self):
         out = {}
         for name, path in shipped_specs().items():
@@ -278,8 +285,8 @@ class LogicPuzzle(PuzzleType, Codec, OwnGenerator, Templates, SplitModel, Multip
         return canonical(instance)
 
     def rules(self, params):
-        return ("Read the statements: exactly one of the options agrees with all of them. "
-                "Find it.")
+        return ("Read the story and its clues, then choose the one option they allow; "
+                "exactly one does.")
 
     def render_svg(self, params, instance, solution=None):
         from .drawing import svg

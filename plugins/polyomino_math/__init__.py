@@ -235,9 +235,9 @@ class PolyominoMath(PuzzleType, Codec, OwnGenerator, Grading, Symmetry, Drawing)
         return canonical.canonical_form(instance)
 
     def rules(self, params):
-        return ("Place pieces from the set on the board, each in any of its eight "
-                "orientations, without overlap; a placed piece scores the larger of the "
-                "sum and the product of the numbers under it. Score as high as you can.")
+        return ("Cut out the pieces and place any of them on the board, turned or flipped, "
+                "without overlap. A piece scores the larger of the sum and the product of "
+                "the numbers it covers: find the highest total.")
 
     def render_svg(self, params, instance, solution=None):
         placed = None if solution is None else placed_pieces(instance, solution)

@@ -85,14 +85,14 @@ class Sudoku(GridPuzzle, Symmetry, Explanation, Drawing, Play):
             return logic.format_line(instance)
         return logic.format_text(instance, *logic.dims(params))
 
-    def rules(self, params):
-        return drawing.rules(params)
-
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(params, instance, solution)
 
     def play_grid(self, params, instance, solution):
         return drawing.play_grid(params, instance, solution)
+
+    def rules(self, params):
+        return drawing.rules(params)
 
 
 @hookimpl

@@ -31,16 +31,17 @@ def render_svg(params, instance, solution=None) -> str:
     return drawing.to_string()
 
 
+def rules(params) -> str:
+    """The rules in words, for the printed sheet and the play page."""
+    n, r, c = dims(params)
+    return (f"Fill every row, column and {r}x{c} box with {ALPHABET[0]}-{ALPHABET[n - 1]}, "
+            "each once.")
+
+
 def play_grid(params, instance, solution) -> PlayGrid:
     n, r, c = dims(params)
     return PlayGrid(rows=n, cols=n, cells=tuple(instance), solution=tuple(solution),
                     symbols=tuple(ALPHABET[:n]), rule="all-different",
                     units=tuple(tuple(squares) for _, squares in units(n, r, c)),
-                    regions=tuple(boxes(n, r, c)), rules=rules(params))
-
-
-def rules(params) -> str:
-    """The rules in a player's words, for the sheet and the play page."""
-    n, r, c = dims(params)
-    return (f"Fill every row, column and {r}x{c} box with {ALPHABET[0]}-{ALPHABET[n - 1]}, "
-            "each once.")
+                    regions=tuple(boxes(n, r, c)),
+                    rules=rules(params))

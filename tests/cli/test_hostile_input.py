@@ -277,7 +277,7 @@ ROWS = [
     fast(["render", "{tmp}/notes.txt", "--out", "/proc/version.svg"],
          ["bad --out /proc/version.svg: cannot create a file in the folder /proc"]),
     fast(["render", "{tmp}/notes.txt", "--per-page", "100000", "--format", "svg", "--out",
-          "{tmp}/new.svg"], ["bad --per-page 100000: at most 720 puzzles fit a page of a4"]),
+          "{tmp}/new.svg"], ["bad --per-page 100000: at most 690 puzzles fit a page of a4"]),
     fast(GEN4 + ["--format", "json", "--out", "{tmp}/notes.txt", "--resume", "--force"],
          ["--resume goes on with the batch in --out, --force replaces it"]),
     fast(GEN4 + ["--out", "{tmp}/one-note.txt"],
@@ -385,6 +385,12 @@ ROWS = [
     fast(["plugins", "new", "kakuro", "--dir", "{tmp}/notes.txt/k"], ["--dir {tmp}/notes.txt/k: no folder"]),
     fast(["plugins", "new", "sudoku", "--dir", "{tmp}/dir/k"], ["plugin 'sudoku' (puzzle-engine ",
                                                                  "is installed already"]),
+    # -- round 5: print (captions, a shipped spec shown, db export --limit/--draw)
+    fast(["render", "{tmp}/notes.txt", "--caption", "long", "--format", "svg", "--out",
+          "{tmp}/new.svg"], ["bad --caption 'long': expected one of short, full, none"]),
+    fast(["specs", "--show", "nonesuch"], ["bad --show 'nonesuch': no shipped spec of that "
+                                           "name (shipped: ", "wine-merchant"]),
+    fast(["db", "export", "{tmp}/nowhere.db", "--draw", "1"], ["--draw needs --limit"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),

@@ -234,13 +234,14 @@
     revealed = false;
     $("controls").hidden = !grid;
     if (!grid) {
-      $("rules").textContent = "This type of puzzle has no play board; here is its drawing.";
+      $("rules").textContent = (puzzle.rules ? puzzle.rules + " " : "") +
+        "(This type of puzzle has no play board; here is its drawing.)";
       board.className = "drawing";
       board.innerHTML = puzzle.svg;
       say("");
       return;
     }
-    $("rules").textContent = grid.rules;
+    $("rules").textContent = grid.rules || puzzle.rules || "";
     board.className = "board";
     board.style.gridTemplateColumns = "repeat(" + grid.cols + ", var(--cell))";
     values = grid.cells.slice();

@@ -104,23 +104,24 @@ def test_sheet_files_captions_and_ids(tmp_path, jsonl, monkeypatch):
     the default name is INPUT's, in the working folder; each caption has the number, type,
     level, params and the id TYPE/SEED/HASH."""
     monkeypatch.chdir(tmp_path)
-    result = cli("render", jsonl, "--format", "svg", "--per-page", 2, "--title", "Week 1")
+    result = cli("render", jsonl, "--format", "svg", "--per-page", 2, "--title", "Week 1",
+                 "--caption", "full")
     assert "wrote three-1.svg" in result.stderr and "wrote three-2.svg" in result.stderr
     first = ET.fromstring((tmp_path / "three-1.svg").read_text())
     assert len(first.findall("svg:svg", NS)) == 2
     texts = [t.text for t in first.iter(f"{{{NS['svg']}}}text")]
     assert texts[0] == "Week 1 \u00b7 page 1 of 2"
     captions = [t for t in texts if t.startswith(("1.", "2.", "id "))]
-    assert captions[0] == "1. sudoku \u00b7 givens 4 \u00b7 size 4, box 2x2"  # choose: its default
+    assert captions[0] == "1. Sudoku \u00b7 size 4"  # no level (ungraded); box follows size
     ids = [t.split()[1] for t in captions if t.startswith("id ")]
     assert [i.split("/")[:2] for i in ids] == [["sudoku", "7"], ["sudoku", "8"]]
     assert ids[0].split("/")[2] == ids[1].split("/")[2]  # the same puzzle, the same hash
-    assert "sudoku 0.1.0 \u00b7 chuffed" in captions[1]
+    assert "givens 4 \u00b7 sudoku 0.1.0 \u00b7 chuffed" in captions[1]
     # A record of 'gen --difficulty' is captioned with its grade.
     graded = tmp_path / "graded.jsonl"
     graded.write_text(json.dumps({**RECORD, "difficulty": {"level": "expert"}}) + "\n")
     cli("render", graded, "--format", "svg", "--out", tmp_path / "graded.svg")
-    assert "1. sudoku \u00b7 level expert \u00b7 size 4, box 2x2" in (tmp_path / "graded.svg").read_text()
+    assert "1. Sudoku \u00b7 level expert \u00b7 size 4" in (tmp_path / "graded.svg").read_text()
     second = ET.fromstring((tmp_path / "three-2.svg").read_text())
     assert len(second.findall("svg:svg", NS)) == 1
     assert not list(tmp_path.glob("*key*"))
@@ -273,11 +274,12 @@ def test_control_characters_and_odd_fields_make_sound_pages(tmp_path):
                                 "plugin": ["x"], "complexity": {"name": {}, "level": 4}}) + "\n")
     title = "Week\u0002 1\ufffe"
     for fmt in ("svg", "png", "pdf", "html"):
-        cli("render", path, "--title", title, "--out", tmp_path / f"odd.{fmt}")
+        cli("render", path, "--title", title, "--caption", "full", "--out", tmp_path / f"odd.{fmt}")
     page = ET.fromstring((tmp_path / "odd.svg").read_text())
-    texts = [t.text for t in page.iter(f"{{{NS['svg']}}}text") if t.get("class") != "given"]
-    assert texts == ["Week 1", "1. sudoku \u00b7 complexity 4 \u00b7 size 4, box 2x2",
-                     "id sudoku/7/6a4dd2 \u00b7 sudoku 0.1"]
+    texts = [t.text for t in page.iter(f"{{{NS['svg']}}}text")
+             if t.get("class") not in ("given", "rules")]
+    assert texts == ["Week 1", "1. Sudoku \u00b7 size 4",
+                     "id sudoku/7/6a4dd2 \u00b7 complexity 4 \u00b7 sudoku 0.1"]
     assert (tmp_path / "odd.pdf").read_bytes().startswith(b"%PDF")
     assert "\u0002" not in (tmp_path / "odd.html").read_text()
 
@@ -366,7 +368,7 @@ def test_an_answer_key_is_drawn_only_for_an_accepted_puzzle(tmp_path):
                         "solutions: no answer key drawn for it"]
     assert sorted(p.name for p in tmp_path.glob("k*.svg")) == ["k-1.svg", "k-2.svg", "k-key.svg"]
     key = (tmp_path / "k-key.svg").read_text()
-    assert "1. sudoku" in key and "2. sudoku" not in key
+    assert "1. Sudoku" in key and "2. Sudoku" not in key
 
 
 def test_the_play_page_names_the_options_it_ignores(tmp_path, jsonl):
@@ -402,7 +404,7 @@ def test_the_caption_says_how_to_make_the_puzzle_again(tmp_path):
     cli("render", path, "--out", tmp_path / "made.svg")
     page = ET.fromstring((tmp_path / "made.svg").read_text())
     head, made = [t.text for t in page.iter(f"{{{NS['svg']}}}text") if t.get("class") == "caption"]
-    assert made.startswith("id sudoku/5/") and " \u00b7 gen --target-empty 8 \u00b7 " in made
+    assert made.startswith("id sudoku/5/") and made.endswith(" \u00b7 gen --target-empty 8")
     ptype, seed, digest = made.split(" \u00b7 ")[0][3:].split("/")
     params = [word for pair in head.split(" \u00b7 ")[-1].split(", ")
               for word in ("--" + pair.split()[0], pair.split()[1])]

@@ -52,7 +52,8 @@ def drawn(page: ET.Element) -> list[tuple[dict[int, int], list[str]]]:
 
 def test_a_store_is_drawn_with_its_puzzles_and_captions_that_make_them_again(store, tmp_path):
     result = cli("render", store, "--format", "svg", "--per-page", 8, "--type", "sudoku",
-                 "--param", "size=4", "--limit", 3, "--out", tmp_path / "page.svg")
+                 "--param", "size=4", "--limit", 3, "--out", tmp_path / "page.svg",
+                 "--caption", "full")
     assert "wrote" in result.stderr
     want = stored(store, "--type", "sudoku", "--param", "size=4", "--limit", "3")
     assert len(want) == 3 and want[0]["seed"] == 3
@@ -62,10 +63,10 @@ def test_a_store_is_drawn_with_its_puzzles_and_captions_that_make_them_again(sto
         cells = [v for row in record["grid"] for v in row]
         assert givens == {k: v for k, v in enumerate(cells) if v}  # the stored puzzle's givens
         assert len(givens) == 8  # --target-empty 8 on 16 squares
-        assert head == f"{n}. sudoku \u00b7 givens 8 \u00b7 size 4, box 2x2"
+        assert head == f"{n}. Sudoku \u00b7 size 4"
         digest = hashlib.sha256(format_line(cells).encode()).hexdigest()[:6]
         assert made == (f"id sudoku/{record['seed']}/{digest} \u00b7 gen --target-empty 8 "
-                        "\u00b7 sudoku 0.1.0 \u00b7 sat")  # Sudoku's solver up to 16x16
+                        "\u00b7 givens 8 \u00b7 sudoku 0.1.0 \u00b7 sat")  # Sudoku's solver up to 16x16
     # What the caption says makes the last one again.
     again = json.loads(cli("gen", "sudoku", "--size", 4, "--seed", want[-1]["seed"],
                            "--target-empty", 8, "--format", "json").stdout)
@@ -75,7 +76,7 @@ def test_a_store_is_drawn_with_its_puzzles_and_captions_that_make_them_again(sto
 def test_type_level_and_a_draw_choose_from_the_store(store, tmp_path):
     cli("render", store, "--format", "svg", "--type", "fillomino", "--out", tmp_path / "f.svg")
     (pic,) = drawn(ET.fromstring((tmp_path / "f.svg").read_text()))
-    assert pic[1][0].startswith("1. fillomino") and pic[1][1].startswith("id fillomino/1/")
+    assert pic[1][0].startswith("1. Fillomino") and pic[1][1].startswith("id fillomino/1/")
     # Everything by default, in the order stored; the default name is the store's.
     cli("render", store, "--format", "svg", "--per-page", 8, "--out", tmp_path / "corpus")
     every = drawn(ET.fromstring((tmp_path / "corpus.svg").read_text()))
