@@ -25,6 +25,7 @@ from pathlib import Path
 from string import Template
 
 from .errors import PuzzleInputError
+from .installer import installed_plugins
 
 #: strategy -> what its template makes, and what its test gives the kit
 STRATEGIES = {
@@ -60,7 +61,6 @@ def _check_name(name: str) -> None:
         raise PuzzleInputError(f"bad plugin name {name!r}: lower-case letters, digits and "
                                f"single '-' between them, from a letter, at most {MAX_NAME} "
                                "characters (e.g. 'kakuro', 'star-battle')")
-    from .installer import installed_plugins
     taken = installed_plugins().get(name)
     if taken is not None:
         raise PuzzleInputError(f"{taken.line()} is installed already: choose another name")

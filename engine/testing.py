@@ -48,6 +48,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
+
+from .cli import app
 
 #: Fields of a record that may differ between two runs of the same seed.
 VOLATILE = frozenset({"seconds"})
@@ -95,9 +98,6 @@ def run(*args: str, input: str | None = None) -> Ran:
     """``puzzle-engine ARGS`` in this process (typer's test runner): what it printed and
     its exit status. A plugin's bug that escapes as an exception is kept in ``exception``
     with its traceback, for the failure's message."""
-    from typer.testing import CliRunner
-
-    from .cli import app
     result = CliRunner().invoke(app, list(args), input=input)
     exception = result.exception
     if isinstance(exception, SystemExit):

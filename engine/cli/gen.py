@@ -200,7 +200,8 @@ def _gen_help(ctx: typer.Context, puzzle: str | None) -> None:
     out_console.print(ctx.get_help(), markup=False)
     if puzzle is None:
         return
-    from rich.table import Table  # lazy: only a type's help draws a table (test_startup)
+    # lazy: only a type's help draws a table (test_startup)
+    from rich.table import Table
     from rich.text import Text
 
     host = _host()

@@ -46,7 +46,7 @@ def plugins(ctx: typer.Context,
 
 
 def _table(host) -> None:
-    from rich.table import Table
+    from rich.table import Table  # lazy: only the table loads rich.table (test_startup)
     table = Table(title="Plugins")
     for col in ("plugin", "version", "puzzle types", "also registers", "contract"):
         table.add_column(col)
@@ -149,7 +149,7 @@ def install(names: Annotated[Optional[list[str]], typer.Argument(
     """Install plugin packages with pip into the environment that runs puzzle-engine, and
     name the plugins they add. pip's own output is left out; its first error is the one
     line printed, and its exit status the command's."""
-    from .. import installer
+    from .. import installer  # lazy: only these commands load pip's helpers
     with _errors():
         options = installer.InstallOptions(tuple(editable or ()), upgrade, force_reinstall,
                                            no_deps, no_build_isolation, no_cache_dir, pre)
@@ -173,7 +173,7 @@ def uninstall(names: NamesArg,
                              "confirmation.")] = False):
     """Uninstall plugin packages with pip, by plugin name or package name. Only packages
     that declare a plugin are removed, never a built-in one."""
-    from .. import installer
+    from .. import installer  # lazy: only these commands load pip's helpers
     with _errors():
         packages = installer.to_uninstall(names)
         described = "; ".join(f"{package} ({', '.join(f'plugin {p.plugin!r}' for p in plugins)})"
@@ -220,7 +220,7 @@ def new(name: Annotated[str, typer.Argument(help="The plugin's name, which is al
     a MiniZinc model, the puzzle type with its rules and drawing, a README and a test that
     runs the conformance kit (puzzle_engine.testing). It installs, generates, draws and
     passes the kit as written."""
-    from .. import scaffold
+    from .. import scaffold  # lazy: only 'plugins new' loads the templates
     with _errors():
         written = scaffold.write(name, strategy, folder)
         out_console.print(f"wrote {written.folder}: plugin '{written.name}' ({written.strategy})",

@@ -31,9 +31,10 @@ def bar():
     context manager, ``add_task(description, total=N)`` then ``advance(task)``."""
     if not err_console.is_terminal:
         return NoProgress()
+    # lazy: only a bar on a terminal loads rich.progress (test_startup)
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
-    from .batch import EtaColumn
+    from ..run.progress import EtaColumn  # the run's bar's time left, from the rate so far
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     EtaColumn(), TimeElapsedColumn(), console=err_console, transient=True)
 
