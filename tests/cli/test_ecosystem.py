@@ -58,8 +58,9 @@ def test_plugins_json_names_each_plugin_its_package_hooks_and_registrations():
     assert math["criteria"] == ["polyomino-optimum"] and math["graders"] == ["evolutionary"]
     for plugin in plugins.values():
         assert set(plugin) == {"name", "version", "package", "module", "builtin", "loaded",
-                               "hooks", "types", "strategies", "criteria", "graders",
-                               "complexities", "errors", "warnings"}
+                               "hooks", "contract", "adapted", "types", "strategies",
+                               "criteria", "graders", "complexities", "errors", "warnings"}
+        assert (plugin["contract"], plugin["adapted"]) == (3, False)
 
 
 @pytest.mark.fast
@@ -229,7 +230,7 @@ def test_new_writes_a_package_whose_entry_point_module_and_test_fit(strategy, tm
     assert [c.name for c in classes] == ["StarBattle"]
     methods = {f.name for f in classes[0].body if isinstance(f, ast.FunctionDef)}
     assert {"render_svg", "rules", "parse", "format", "check_params", "to_data"} <= methods
-    assert 'name = "star-battle"' in module and "PUZZLE_ENGINE_CONTRACT = 2" in module
+    assert 'name = "star-battle"' in module and "PUZZLE_ENGINE_CONTRACT = 3" in module
     assert f'strategy = "{strategy}"' in module or strategy == "emptying"
     test = (folder / "tests" / "test_star_battle.py").read_text()
     assert "class TestStarBattle(PluginConformance):" in test and 'puzzle = "star-battle"' in test
