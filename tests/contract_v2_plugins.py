@@ -23,15 +23,8 @@ from puzzle_engine import (Emptying, GridPuzzle, OwnGenerator, Param, Parsed, Pu
                            Transformation, hookimpl)
 from puzzle_engine.render.play import PlayGrid
 
-MODEL = """
-include "all_different_int.mzn";
-int: n;
-array[1..n, 1..n] of 0..n: givens;
-array[1..n, 1..n] of var 1..n: grid;
-constraint forall(i, j in 1..n where givens[i, j] > 0)(grid[i, j] = givens[i, j]);
-constraint forall(i in 1..n)(all_different_int([grid[i, j] | j in 1..n]));
-constraint forall(j in 1..n)(all_different_int([grid[i, j] | i in 1..n]));
-"""
+from support import MODEL  # the Latin square model of the inline plugin's tests
+
 
 
 class V2Latin(GridPuzzle):
