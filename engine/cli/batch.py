@@ -30,7 +30,7 @@ from ..run.job import Grading, Job
 from ..run.progress import Bar
 from ..run.resume import same_fields
 from ..run.sinks import BatchSink
-from ..store import Store
+from .. import store as stores  # its SQLite half loads when a command uses it
 from ..store.query import INT_RANGE, check_int
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, ModelOpt, SolverOpt, TimeOpt, _engine, _errors,
@@ -97,7 +97,7 @@ def batch(
             raise PuzzleInputError(f"bad --seed {seed}: a batch of {count} from it needs seeds "
                                    f"past {INT_RANGE.stop - 1}, the largest whole number the "
                                    "store holds")
-        Store.check(db, "--db")
+        stores.Store.check(db, "--db")
         if executor not in executors.EXECUTORS:
             raise PuzzleInputError(f"bad --executor '{executor}': expected local or dask")
         if (executor == "dask") != (scheduler is not None):
@@ -150,7 +150,7 @@ def batch(
         else:
             runner = executors.InProcess(host)
         try:
-            with Store(db) as store:
+            with stores.Store(db) as store:
                 found, created = store.run_batch(ptype.name, params, settings, seed, count,
                                                  lambda: random.SystemRandom().randrange(2**31))
                 if created and seed is None:

@@ -25,7 +25,7 @@ from ..run.job import Grading, Job
 from ..run.progress import Bar
 from ..run.resume import done_and_next_seed, done_and_seed, existing_batch, same_fields
 from ..run.sinks import Both, FileWriter, Lines, StoreSink
-from ..store import Store
+from .. import store as stores  # its SQLite half loads when a command uses it
 from . import app
 from .common import (PLUGIN_ARGS, ConfigOpt, FormatOpt, ModelOpt, SolverOpt, TimeOpt,
                      _check_format, _engine, _errors, _host, _plugin_params, err_console,
@@ -131,7 +131,7 @@ def gen(
                   entries=db is not None)
         keep = handle = stored = None
         try:
-            keep = Store(db) if db else None  # a bad store: before --out is made
+            keep = stores.Store(db) if db else None  # a bad store: before --out is made
             handle = outfile.open_output(out) if out else None  # locked until the end
             if out is not None:  # again, locked: filled since by another command?
                 check_out(out, force=force or resume, others="--resume to go on with the "

@@ -5,9 +5,7 @@ level). ``terminal_only``: shown only on a terminal (a bar's last frame in a log
 empty line); else its last frame is left in the log too."""
 from __future__ import annotations
 
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                           TextColumn, TimeElapsedColumn)
-from rich.text import Text
+import functools
 
 
 def _rate(task) -> float | None:
@@ -18,25 +16,40 @@ def _rate(task) -> float | None:
     return done / elapsed if elapsed and done > 0 else None
 
 
-class RateColumn(ProgressColumn):
-    """Puzzles per minute, over the run so far."""
+@functools.cache
+def _columns():
+    """The bar's rate and time-left columns (rich's classes, made when a bar is first
+    shown: a command that shows none does not load rich.progress, test_startup)."""
+    # lazy: only a bar shown loads rich.progress
+    from rich.progress import ProgressColumn
+    from rich.text import Text
 
-    def render(self, task) -> Text:
-        rate = _rate(task)
-        return Text("-/min" if rate is None else f"{60 * rate:.1f}/min",
-                    style="progress.data.speed")
+    class RateColumn(ProgressColumn):
+        """Puzzles per minute, over the run so far."""
+
+        def render(self, task) -> Text:
+            rate = _rate(task)
+            return Text("-/min" if rate is None else f"{60 * rate:.1f}/min",
+                        style="progress.data.speed")
+
+    class EtaColumn(ProgressColumn):
+        """The time left at the rate ``RateColumn`` shows."""
+
+        def render(self, task) -> Text:
+            rate = _rate(task)
+            if rate is None or task.total is None:
+                return Text("ETA -:--:--", style="progress.remaining")
+            left = round(max(0.0, task.total - task.completed) / rate)
+            return Text(f"ETA {left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}",
+                        style="progress.remaining")
+    return RateColumn, EtaColumn
 
 
-class EtaColumn(ProgressColumn):
-    """The time left at the rate ``RateColumn`` shows."""
-
-    def render(self, task) -> Text:
-        rate = _rate(task)
-        if rate is None or task.total is None:
-            return Text("ETA -:--:--", style="progress.remaining")
-        left = round(max(0.0, task.total - task.completed) / rate)
-        return Text(f"ETA {left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}",
-                    style="progress.remaining")
+def __getattr__(name: str):
+    """``RateColumn`` and ``EtaColumn``, made on first use (``_columns``)."""
+    if name in ("RateColumn", "EtaColumn"):
+        return _columns()[name == "EtaColumn"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Bar:
@@ -47,6 +60,10 @@ class Bar:
         self.title, self.total = title, total
         self._progress = None
         if not terminal_only or console.is_terminal:
+            # lazy: only a bar shown loads rich.progress
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn)
+            RateColumn, EtaColumn = _columns()
             self._progress = Progress(
                 TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                 RateColumn(), EtaColumn(), TimeElapsedColumn(), TextColumn("{task.fields[note]}"),

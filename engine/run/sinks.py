@@ -17,7 +17,7 @@ from typing import Any
 from .. import calls
 from ..errors import PuzzleInputError
 from ..hookspecs import PuzzleType
-from ..store import Added, Batch, Store
+from .. import store as stores  # its SQLite half loads when a sink uses it
 from .job import SeedResult
 
 
@@ -98,7 +98,7 @@ class StoreSink(Sink):
     they come; ``stored`` and ``duplicates`` say what it did. The results must carry
     their entries (``Job.entries``)."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: stores.Store):
         self.store = store
         self.stored = self.duplicates = 0
 
@@ -135,9 +135,9 @@ class BatchSink(Sink):
     canonical key is stored already counts as a duplicate; ``done`` counts the distinct
     puzzles the batch holds."""
 
-    store: Store
-    batch: Batch
-    added: Added = field(default_factory=Added)  # what this run stored
+    store: Any  # a stores.Store
+    batch: Any  # a stores.Batch
+    added: Any = field(default_factory=lambda: stores.Added())  # what this run stored
     candidates: int = 0    # puzzles this run made
     off_level: int = 0     # seeds this run whose puzzle missed the level
     first_seed: int | None = None

@@ -119,7 +119,10 @@ def test_the_kit_fails_a_plugin_that_cannot_draw(venv, tmp_path):
     assert venv.pe("plugins", "new", "undrawn", "--dir", str(folder)).returncode == 0
     module = folder / "puzzle_engine_undrawn" / "__init__.py"
     text = module.read_text()
-    module.write_text(text.replace("    def render_svg(", "    def _no_render_svg("))
+    # The drawing and the facet that declares it (a Drawing without render_svg is refused
+    # at load; a type without the facet loads and draws nothing).
+    module.write_text(text.replace("    def render_svg(", "    def _no_render_svg(")
+                      .replace(", Drawing, Play):", ", Play):"))
     assert venv.pe("plugins", "install", "--no-build-isolation", "-e", str(folder)).returncode == 0
     try:
         kit = venv.run("-m", "pytest", "-q", "-p", "no:cacheprovider",
