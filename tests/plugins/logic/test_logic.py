@@ -133,6 +133,15 @@ def test_cli_gen_check_and_a_wrong_answer(tmp_path):
     assert bad.stderr.strip().count("\n") == 0 and "answer" in bad.stderr and "wrong" in bad.stderr
 
 
+def test_a_shipped_spec_that_accepts_one_draw_in_ten_is_made_by_default(tmp_path):
+    # the house number keeps about one draw in ten; seed 304105101 needed more than the old
+    # default of 50 draws (CI, 2026-11-28), so the guide's example failed now and then
+    out = cli(tmp_path, "gen", "logic", "--spec", "house-number", "--seed", "304105101",
+              "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["draws"] > 50
+
+
 def test_cli_specs_and_a_bad_spec_file(tmp_path):
     listed = cli(tmp_path, "specs")
     assert listed.returncode == 0 and all(s in listed.stdout for s in SPECS)
