@@ -423,22 +423,13 @@ def test_the_guide_names_every_member_and_points_to_hookspecs(section, protocol)
 
 @fast
 def test_a_newcomer_lists_every_member_from_hookspecs_alone():
-    """Each protocol's members, each with a docstring (a method) or a comment (data) in
-    hookspecs.py, typed."""
+    """Each protocol is written out in hookspecs.py itself (not imported there from
+    elsewhere); test_contract_review checks each member's docstring and types."""
     source = inspect.getsource(hookspecs)
     for protocol in (hookspecs.Strategy, hookspecs.Criterion, hookspecs.Checker,
                      hookspecs.Grader, hookspecs.GradingSession, hookspecs.Session,
                      hookspecs.EngineServices):
-        block = inspect.getsource(protocol)
-        assert block in source
-        for member in members(protocol):
-            if member.signature is None:
-                assert member.name in protocol.__annotations__ or isinstance(
-                    vars(protocol)[member.name], property), member.name
-                continue
-            function = vars(protocol)[member.name]
-            assert function.__doc__, (protocol.__name__, member.name)
-            assert "return" in function.__annotations__, (protocol.__name__, member.name)
+        assert inspect.getsource(protocol) in source, protocol.__name__
 
 
 # -- as a user meets it: an installed plugin, the command line ---------------------------------

@@ -14,30 +14,7 @@ from puzzle_engine.solving.discovery import find_solver, installed_solvers
 from puzzle_engine.engine import Engine
 from puzzle_engine.strategies import GenOptions
 
-from support import check_unique_and_minimal
-
-# Builtins a translation can get wrong: linear (in)equalities and their reifications,
-# Boolean connectives, element, arithmetic functions, set membership, table, all_different.
-ARITHMETIC = """
-include "alldifferent.mzn";
-include "table.mzn";
-array[1..4] of var 0..4: x;
-var -3..3: y;
-var bool: b;
-var bool: c;
-constraint alldifferent([x[1], x[2], x[3]]);
-constraint b <-> (x[1] + 2 * x[2] <= 4);
-constraint c -> (x[3] != x[4]);
-constraint (b xor c) \\/ y = 0;
-constraint y = x[4] - x[1] \\/ y = abs(x[2] - x[3]) - 2;
-constraint x[4] = [3, 1, 4, 1, 0][x[1] + 1] \\/ x[4] = x[2] mod 3;
-constraint y * x[3] >= -4 /\\ min(x[1], x[2]) + max(y, 0) != 3;
-constraint x[3] div 2 + bool2int(b) <= 2;
-constraint not (x[2] in {1, 3}) \\/ c;
-constraint table([x[1], x[2]], [| 0, 1 | 1, 0 | 2, 3 | 3, 2 | 4, 4 | 0, 4 |]);
-solve satisfy;
-output [show(x), " ", show(y), " ", show(b), " ", show(c), "\\n"];
-"""
+from support import ARITHMETIC, check_unique_and_minimal
 
 OPTIMISE = """
 array[1..5] of var 1..9: x;
