@@ -5,10 +5,13 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 marker=()
+# The full suite names its 25 slowest tests at the end (where CI's time goes).
+report=(--durations=25)
 args=()
 for arg in "$@"; do
   if [ "$arg" = "--fast" ]; then
     marker=(-m fast)
+    report=()
   else
     args+=("$arg")
   fi
@@ -47,4 +50,5 @@ fi
 # or a command's start-up, so one worker would leave a core idle. PUZZLE_ENGINE_TEST_WORKERS
 # sets the count (0: no workers, in this process).
 parallel=(-n "${PUZZLE_ENGINE_TEST_WORKERS:-auto}" --dist loadscope)
-exec .venv/bin/python -m pytest ${marker[@]+"${marker[@]}"} "${parallel[@]}" ${args[@]+"${args[@]}"}
+exec .venv/bin/python -m pytest ${marker[@]+"${marker[@]}"} ${report[@]+"${report[@]}"} "${parallel[@]}" \
+  ${args[@]+"${args[@]}"}
