@@ -45,6 +45,18 @@ def browser():
         profile.cleanup()
 
 
+@pytest.fixture(autouse=True)
+def forget(browser, tmp_path):
+    """Each test starts with no saved progress: the page keeps it in localStorage, which
+    every file:// page shares, and saves it when left, so it is cleared from a blank page
+    after the play page is left."""
+    yield
+    blank = tmp_path / "blank.html"
+    blank.write_text("<!DOCTYPE html><title>blank</title>")
+    browser.get(blank.as_uri())
+    browser.execute_script("window.localStorage.clear()")
+
+
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
     """Play pages of puzzles made by the real solvers: a Sudoku and a Fillomino on one
@@ -84,6 +96,12 @@ def status(browser):
     return browser.find_element(By.ID, "status").text
 
 
+def message(browser):
+    """The message line: a hint's reason, a refused key (the status line says the board's
+    state)."""
+    return browser.find_element(By.ID, "message").text
+
+
 def test_the_page_is_one_file_that_asks_for_nothing(pages, browser):
     folder, _ = pages
     html = (folder / "play.html").read_text()
@@ -115,7 +133,7 @@ def test_sudoku_conflicts_hint_and_solution(pages, browser):
         assert "conflict" not in classes and colour == PLAIN, (k, classes, colour)
     # Not a symbol of the board: refused, and said so.
     typed(browser, i, "x")
-    assert "not a symbol" in status(browser)
+    assert "not a symbol" in message(browser)
     # A hint fills in one square, the first still empty, with its answer.
     browser.find_element(By.ID, "hint").click()
     first = next(k for k in range(81) if not grid[k] and k != i)
@@ -123,7 +141,7 @@ def test_sudoku_conflicts_hint_and_solution(pages, browser):
     assert hinted == [first]
     value = cell(browser, first).find_element(By.TAG_NAME, "input").get_attribute("value")
     assert value == ALPHABET[solution[first] - 1]
-    assert f"row {first // 9 + 1}, column {first % 9 + 1}" in status(browser)
+    assert f"row {first // 9 + 1}, column {first % 9 + 1}" in message(browser)
     # "Show mistakes" marks a square that differs from the solution, conflict or not.
     wrong = next(k for k in range(81) if not grid[k] and k != first)
     typed(browser, wrong, ALPHABET[solution[wrong] % 9])
@@ -200,7 +218,7 @@ def test_a_hint_follows_the_explained_steps_when_given(pages, browser, tmp_path)
     browser.get(page.as_uri())
     browser.find_element(By.ID, "hint").click()
     assert [k for k in range(81) if "hint" in state(browser, k)[0]] == [last]
-    assert status(browser) == "Only one place is left."
+    assert message(browser) == "Only one place is left."
 
 
 def test_a_types_own_rule_runs_in_the_page(browser, tmp_path):
@@ -334,7 +352,7 @@ def test_a_hint_fills_in_the_first_explained_square(explained, browser):
     value = cell(browser, first["square"]).find_element(By.TAG_NAME, "input").get_attribute("value")
     assert value == ALPHABET[solution[first["square"]] - 1] == ALPHABET[first["value"] - 1]
     # One line a step (the page collapses runs of spaces, as HTML does).
-    assert status(browser).split("\n") == [" ".join(text.split())
+    assert message(browser).split("\n") == [" ".join(text.split())
                                             for text in first["text"].split("\n")]
     assert len(first["text"].split("\n")) > 1
 
@@ -364,7 +382,7 @@ def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path, browser):
     browser.find_element(By.ID, "hint").click()
     first = next(k for k in range(16) if line[k] == "." and k not in dict(placements))
     assert "hint" in state(browser, first)[0]
-    assert status(browser).startswith(f"Hint: row {first // 4 + 1}, column {first % 4 + 1}")
+    assert message(browser).startswith(f"Hint: row {first // 4 + 1}, column {first % 4 + 1}")
 
 
 def test_the_explainers_time_is_bounded_per_puzzle(explained, tmp_path):
