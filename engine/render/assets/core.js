@@ -71,7 +71,9 @@
       const where = storage();
       if (!where || !board) return;
       try {
-        where.setItem(key(), JSON.stringify({version: 1, state: history[at],
+        // A board as it started (no move, every move undone, started again) keeps nothing.
+        if (at === 0) where.removeItem(key());
+        else where.setItem(key(), JSON.stringify({version: 1, state: history[at],
                                              seconds: seconds(), solved: board.solved()}));
       } catch (error) {
         // full or refused: progress is kept for this visit only
