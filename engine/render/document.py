@@ -15,7 +15,7 @@ from typing import Any
 from .. import files
 from ..errors import PuzzleInputError
 from . import convert, html, play, sheet
-from .caption import caption, kind
+from .caption import caption, kind, short_id
 from .drawing import drawing
 from .rules import rules
 from .sources import Entry
@@ -141,7 +141,7 @@ def play_page(entries: Sequence[Entry], solve: Solve, title: str,
             svg = ET.tostring(_drawn(entry), encoding="unicode")
         explained = tuple(steps(entry, solution)) if steps and grid is not None else ()
         puzzles.append(html.Playable(caption(entry, number, captions), grid, svg, explained,
-                                     rules(entry.ptype, entry.params, grid)))
+                                     rules(entry.ptype, entry.params, grid), short_id(entry)))
         done()
     return html.page(puzzles, title)
 

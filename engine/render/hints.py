@@ -53,8 +53,16 @@ def explained_steps(engine, ptype, params, instance,
     explainer on ``engine`` (CP-SAT, as ``puzzle-engine explain`` runs). With ``seconds``,
     the explainer stops between rounds once that much time has gone: the page then has the
     placements found until then, and plain hints past them, as for a puzzle that needs
-    search."""
+    search. It stops no sooner than its first placement, whatever the budget."""
     if not report.explainable(ptype):
         return []
     ex = report.explainer(engine, ptype, params, instance)
-    return page_steps(ex, ex.run(seconds=seconds).steps)
+    result = ex.run(seconds=seconds)
+    steps = list(result.steps)
+    # Past the budget, one round more at a time until a placement: a page never holds no
+    # step where the explainer can give one (a round of eliminations alone fills nothing).
+    while seconds is not None and result.steps and not result.solved and \
+            not any(step.fact.equal for step in steps):
+        result = ex.run(seconds=0)
+        steps += result.steps
+    return page_steps(ex, steps)
