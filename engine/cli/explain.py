@@ -84,7 +84,7 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
             elif result.solved and not hint:
                 feats = feats or step_features(result.steps)
                 out_console.print(f"solved in {counted(len(said), 'step')} "
-                                  f"({counted(len(result.steps), 'deduction')}); largest "
+                                  f"({counted(len(result.steps), 'fact')} found); largest "
                                   f"reason {counted(feats['step_max_size'], 'group')}, mean "
                                   f"{feats['step_mean_size']:.2f}; step rating "
                                   f"{score(feats):.2f} "

@@ -203,13 +203,17 @@ def classify(ex: Explainer, step: Step, state: State, via: Sequence[int] = ()
         else:
             technique, squares, values = _subset(ex, g, fact, facts, state)
     elif step.size == 2 and not fact.equal and _forced(ex, state, step.groups, fact, one_value):
-        source = [k for k, s in enumerate(scope) if fact.square not in s]
-        if source:
-            technique = "intersection"
-            house = ex.names[step.groups[source[0]]]
-            squares = tuple(ex.square_name(x) for x in sorted(scope[0] & scope[1])
-                            if not state.known[x] and v in state.domains[x])
-            values = (ex.value_name(v),)
+        # The group it reasons in: one without the square (a box that points at a row),
+        # else the one where more squares hold the value, fewer are open.
+        source = [k for k, s in enumerate(scope) if fact.square not in s] or [0, 1]
+        k = min(source, key=lambda k: (
+            -sum(1 for x in scope[k] if state.known[x] and state.domains[x] == {v}),
+            sum(1 for x in scope[k] if not state.known[x]), k))
+        technique = "intersection"
+        house = ex.names[step.groups[k]]
+        squares = tuple(ex.square_name(x) for x in sorted(scope[0] & scope[1])
+                        if not state.known[x] and v in state.domains[x])
+        values = (ex.value_name(v),)
     elif step.size >= 3:
         fish = not fact.equal and _forced(ex, state, step.groups, fact, one_value)
         technique = "fish" if fish else "chain"
