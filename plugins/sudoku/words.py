@@ -88,6 +88,9 @@ def step_words(step: ExplainedStep) -> str | None:
             return (f"{FISH.get(len(base), 'Fish')}: in {_and(base)}, {v} can only go in "
                     f"{_and(cover)}, so {_ruled_out(step)}")
         return f"Fish on {v}: {_and(step.groups)} leave {v} no place in {x}"
+    if t == "deduction" and step.house:
+        what = "must be" if f.equal else "can't be"
+        return f"Deduction: in {step.house}, {x} {what} {v}{_facts(step.facts)}"
     if t in CHAINS and step.groups:
         what = "is" if f.equal else "can't be"
         known = _facts(step.facts)
