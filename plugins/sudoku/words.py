@@ -90,7 +90,8 @@ def step_words(step: ExplainedStep) -> str | None:
         return f"Fish on {v}: {_and(step.groups)} leave {v} no place in {x}"
     if t == "deduction" and step.house:
         what = "must be" if f.equal else "can't be"
-        return f"Deduction: in {step.house}, {x} {what} {v}{_facts(step.facts)}"
+        given = _facts(step.facts).replace(" from ", ", given ", 1)
+        return f"Deduction: in {step.house}, {x} {what} {v}{given}"
     if t in CHAINS and step.groups:
         what = "is" if f.equal else "can't be"
         known = _facts(step.facts)
