@@ -1,5 +1,5 @@
 """Steps in a player's words: each explainer step classed by technique (on its groups and
-the facts of its reason, as the step rating classes them, naming no puzzle), the plain
+the facts known when it is taken, by checks as the step rating's, naming no puzzle), the plain
 eliminations folded into the step that uses them, and each step said by its type
 (``Explanation.technique_name`` and ``step_words``) or, where the type says nothing, in
 the engine's generic words.
