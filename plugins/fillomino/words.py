@@ -50,7 +50,10 @@ def step_words(step: ExplainedStep) -> str | None:
         why = f" ({_regions(step.via, x)} rule out the rest)" if step.via else ""
         return f"{name}: {x} can only be {v}{why}"
     if t in ("intersection", "direct intersection") and step.house and not f.equal:
-        return (f"{name}: if {x} were {v} it would join {step.house}, which has no room "
+        # (the region it would join: not the square's own, when the engine picked that)
+        other = [g for g in step.groups if not g.endswith(f" at {x}")]
+        joined = step.house if not own or not other else other[0]
+        return (f"{name}: if {x} were {v} it would join {joined}, which has no room "
                 f"for it, so {done}")
     if t == "elimination" and step.house:
         return f"{name}: {step.house} rules out {v} for {x}"

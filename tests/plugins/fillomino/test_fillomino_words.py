@@ -42,3 +42,16 @@ def test_hint_on_a_fillomino_says_the_region_is_complete():
     assert out.exit_code == 0, out.output
     assert out.stdout == ("Region complete: if r1c2 were 1 it would join the region of 1 at "
                           "r2c2, which has no room for it, so r1c2 can't be 1\n")
+
+
+@pytest.mark.fast
+def test_a_region_complete_names_the_region_the_square_would_join(host):
+    """Two regions' rules, one number: the region joined is the neighbour's, never the
+    square's own, whichever of the two the engine saw the step in."""
+    words = Words(host.get_type("fillomino"), {})
+    for house in ("the region at r2c3", "the region of 1 at r2c2"):
+        step = ExplainedStep("intersection", StepFact("r2c3", "1", False),
+                             ("the region of 1 at r2c2", "the region at r2c3"), house=house)
+        assert words.text(step) == ("Region complete: if r2c3 were 1 it would join the "
+                                    "region of 1 at r2c2, which has no room for it, so r2c3 "
+                                    "can't be 1")
