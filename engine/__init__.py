@@ -3,7 +3,8 @@
 The plugin contract is ``puzzle_engine.hookspecs``; what a plugin imports is here."""
 from .version import __version__
 from .types import (Board, Complexity, ConstraintGroup, ConstraintGroups,  # noqa: E402
-                    ExplanationBoard, Param, Parsed, PropagationLevel, Status, Transformation)
+                    ExplainedStep, ExplanationBoard, Param, Parsed, PropagationLevel, Status,
+                    StepFact, Transformation)
 from .errors import PuzzleEngineError, PuzzleInputError  # noqa: E402
 from .hookspecs import (CONTRACT_VERSION, Codec, Drawing, Emptying,  # noqa: E402
                         Explanation, FlatBoard, Grading, Growing, MultipleChoice,
@@ -30,6 +31,7 @@ __all__ = [
     "ConstraintGroup",
     "ConstraintGroups",
     "Emptying",
+    "ExplainedStep",
     "ExplanationBoard",
     "GridPuzzle",
     "Growing",
@@ -42,6 +44,7 @@ __all__ = [
     "PuzzleInputError",
     "PuzzleType",
     "Status",
+    "StepFact",
     "Transformation",
     "__version__",
     "hookimpl",

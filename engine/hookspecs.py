@@ -80,8 +80,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import pluggy
 
 from .errors import PuzzleInputError
-from .types import (Board, Complexity, ConstraintGroups, ExplanationBoard, Param, Parsed,
-                    PropagationLevel, Transformation, as_tuples, flatten)
+from .types import (Board, Complexity, ConstraintGroups, ExplainedStep, ExplanationBoard, Param,
+                    Parsed, PropagationLevel, Transformation, as_tuples, flatten)
 
 if TYPE_CHECKING:  # what the protocols return, defined above the contract's layer
     from importlib.resources.abc import Traversable
@@ -767,7 +767,8 @@ class Explanation(Facet):
     board. A type that is neither a ``FlatBoard`` nor gives ``explanation_board`` cannot
     be explained."""
 
-    NOT_OFFERED = MappingProxyType({"constraint_groups": None, "explanation_board": None})
+    NOT_OFFERED = MappingProxyType({"constraint_groups": None, "explanation_board": None,
+                                    "technique_name": None, "step_words": None})
 
     def constraint_groups(self, params: Mapping[str, Any], instance: Instance
                           ) -> ConstraintGroups | None:
@@ -799,6 +800,24 @@ class Explanation(Facet):
         value ruled out. ``None``: a ``FlatBoard`` type is explained as its flat board (0
         for empty, the givens known, squares named by row and column), any other type is
         refused."""
+        return None
+
+    def technique_name(self, params: Mapping[str, Any], technique: str) -> str | None:
+        """A player's name for the step class ``technique`` (a stable id of the explainer's
+        and the step rating's classes: "full house", "hidden single", "naked single",
+        "intersection", "naked subset", "hidden subset", "fish", "chain", the rating's
+        chain ids such as "x-chain" or "nishio", "deduction"; ``ExplainedStep``): short, one
+        line, capitalized as it starts a sentence ("Hidden single", "Region complete").
+        ``None``: the engine's generic name (the id, capitalized). An id the type does not
+        know must get ``None``, never an error: the classes grow."""
+        return None
+
+    def step_words(self, params: Mapping[str, Any], step: ExplainedStep) -> str | None:
+        """``step`` (an ``ExplainedStep``: its technique, deduction, reason and pattern)
+        said as a person would, one line: "Hidden single: in box 1,3, only r1c8 can hold
+        5". ``hint``, ``explain`` and the play page's hints show it. ``None``: the engine's
+        generic sentence, which names the technique (``technique_name``) and says the
+        step's groups and deduction; give it for a technique the type does not know."""
         return None
 
 

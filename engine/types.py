@@ -156,3 +156,44 @@ class ExplanationBoard:
     squares: tuple[str, ...]
     values: Mapping[int, str] = field(default_factory=dict)
     data: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class StepFact:
+    """A fact of an explained step as a person reads it: the square's name ("r1c8"), the
+    value's name ("5", "rook a"), and whether the square holds it (``equal``) or not."""
+
+    square: str
+    value: str
+    equal: bool
+
+
+@dataclass(frozen=True)
+class ExplainedStep:
+    """A step of ``explain`` or ``hint`` as ``Explanation.step_words`` is asked to say it.
+
+    ``technique`` is the class of the step (a stable id: "full house", "hidden single",
+    "naked single", "intersection", "naked subset", "hidden subset", "fish", "chain", the
+    step rating's longer chain ids such as "x-chain", or "deduction" for a step no class
+    covers; docs/grading.md lists them). ``fact`` is the deduction, ``also`` the other
+    deductions the same pattern makes at once (said in the same sentence). ``groups``
+    are the names of the groups of its reason, ``kinds`` their kinds (``""`` when the type
+    gives none), ``holding`` those of them that hold the step's square, and ``facts`` the
+    known facts the reason uses. The pattern, where the technique has one: ``house`` is
+    the group it works in (the group of a single or a subset; for an intersection, the
+    group where the value is confined), ``squares`` and ``values`` its squares and values
+    (a subset's; for an intersection the squares of ``house`` that can still hold the
+    value; for a naked single the values ruled out), and ``via`` the groups whose plain
+    eliminations, folded into this step, it rests on (a naked single's)."""
+
+    technique: str
+    fact: StepFact
+    groups: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    holding: tuple[str, ...] = ()
+    facts: tuple[StepFact, ...] = ()
+    house: str | None = None
+    squares: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
+    via: tuple[str, ...] = ()
+    also: tuple[StepFact, ...] = ()

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import PuzzleInputError
-from ..explain import report
+from ..explain import report, words
 from ..explain.rating import rated_path, score, step_features
 from ..inputs import load_puzzles
 from . import app, progress
@@ -17,7 +17,8 @@ from .common import (PLUGIN_ARGS, ConfigOpt, InputArg, _engine, _errors, _host,
                      _input_and_params, counted, err_console, out_console)
 
 StepsOpt = Annotated[Optional[int], typer.Option("--steps", help="Stop after N steps "
-                     "(default: until solved).")]
+                     "shown (default: until solved); the plain eliminations a step rests on "
+                     "are folded into it.")]
 ExplainFormatOpt = Annotated[str, typer.Option("--format", help="text (one line per step) "
                              "or json (one JSON record per puzzle).")]
 ExactOpt = Annotated[int, typer.Option("--exact", help="Try every connected set of up to K "
@@ -47,35 +48,43 @@ def _run(ctx, puzzle, source, config, fmt, limit, exact, max_size, hint: bool) -
             start = time.perf_counter()
             ex = report.explainer(engine, ptype, parsed.params, parsed.instance,
                                   exact=exact, max_size=max_size)
+            said_by = words.Words(ptype, parsed.params)
             whole = not hint and limit is None
             if whole:  # the whole path: rated too (the rating's path first, from the start)
+                known = list(ex.known)
                 result, feats = rated_path(ex, reasons=True)
-            else:
-                result, feats = ex.run(limit=1 if hint else limit), None
+                said, classed = words.said_steps(ex, result.steps, said_by, known)
+            else:  # (a step shown is one a person takes: plain eliminations fold into it)
+                result, said, classed = words.explain(ex, said_by, 1 if hint else limit)
+                feats = None
             seconds = time.perf_counter() - start
             stuck |= result.stuck is not None
             if fmt == "json":
                 record = {"type": ptype.name, "params": parsed.params,
-                          **report.explanation_json(ex, result), "seconds": round(seconds, 3)}
+                          **report.explanation_json(ex, result, said, classed),
+                          "seconds": round(seconds, 3)}
                 if whole:  # the whole path: its step rating
                     record["rating"] = {**feats, "score": score(feats)}
-                if hint:
-                    record["step"] = record["steps"][0] if record["steps"] else None
-                    del record["steps"]
+                if hint:  # the step shown, and the steps it rests on and says with it
+                    steps = record.pop("steps")
+                    record["step"] = steps[said[0].index] if said else None
+                    record["uses"] = [steps[k] for k in said[0].indices()
+                                      if k != said[0].index] if said else []
                 out_console.print(json.dumps(record), markup=False)
                 shown.advance(task)
                 continue
             if number:
                 out_console.print("")
-            width = len(str(len(result.steps)))
-            for k, step in enumerate(result.steps, 1):
-                line = report.step_text(ex, step)
-                out_console.print(line if hint else f"{k:>{width}}. {line}", markup=False)
+            width = len(str(len(said)))
+            for k, step in enumerate(said, 1):
+                out_console.print(step.text if hint else f"{k:>{width}}. {step.text}",
+                                  markup=False)
             if result.stuck:
                 out_console.print(f"needs search: {result.stuck}", markup=False)
             elif result.solved and not hint:
                 feats = feats or step_features(result.steps)
-                out_console.print(f"solved in {counted(len(result.steps), 'step')}; largest "
+                out_console.print(f"solved in {counted(len(said), 'step')} "
+                                  f"({counted(len(result.steps), 'fact')} found); largest "
                                   f"reason {counted(feats['step_max_size'], 'group')}, mean "
                                   f"{feats['step_mean_size']:.2f}; step rating "
                                   f"{score(feats):.2f} "

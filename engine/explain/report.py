@@ -2,8 +2,11 @@
 ``next_step``, the one call a hint button needs."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..types import ExplainedStep
+from . import words
 from .board import explainable, refusal
 from .explainer import Explainer, Explanation, Fact, Step
 
@@ -61,6 +64,19 @@ def step_json(ex: Explainer, step: Step) -> dict[str, Any]:
             "facts": None if step.facts is None else [fact_json(ex, f) for f in step.facts]}
 
 
-def explanation_json(ex: Explainer, result: Explanation) -> dict[str, Any]:
-    return {"steps": [step_json(ex, s) for s in result.steps], "solved": result.solved,
-            "needs_search": result.stuck, "checks": result.checks}
+def explanation_json(ex: Explainer, result: Explanation,
+                     said: Sequence[words.Said] | None = None,
+                     classed: Sequence[ExplainedStep] | None = None) -> dict[str, Any]:
+    """The explanation as JSON; with the shown steps (``words.said_steps``), each step also
+    has its ``technique``, the ``text`` of the sentence that says it (or of the step it is
+    folded into; ``null`` for an elimination no step uses) and ``said``, that sentence's
+    number from 1."""
+    steps = [step_json(ex, s) for s in result.steps]
+    if said is not None and classed is not None:
+        for k, record in enumerate(steps):
+            record.update(technique=classed[k].technique, text=None, said=None)
+        for number, s in enumerate(said, 1):
+            for k in s.indices():
+                steps[k].update(text=s.text, said=number)
+    return {"steps": steps, "solved": result.solved, "needs_search": result.stuck,
+            "checks": result.checks}

@@ -2,48 +2,56 @@
 the page's ``{"square", "value", "text"}`` (``document.play_page``'s ``steps``).
 
 Only a placement, "x = v", fills in a square, so only placements become hints, in the
-explainer's order. An elimination, "x != v", fills in nothing: its line goes into the text
-of the first placement whose reason uses it (directly, or through another elimination),
-before the placement's own line, so that a hint shows the eliminations that lead up to
-it. An elimination no placement uses is not shown. A puzzle that needs search gives the
-placements up to there; past them the page gives its plain hint (the first square filled
-in wrong, else the first empty one)."""
+explainer's order, each with its sentence as ``explain`` says it
+(``puzzle_engine.explain.words``). An elimination, "x != v", fills in nothing: a plain
+one is folded into the sentence of the step that uses it; another (a pair, a pointing
+value) has a sentence of its own, which goes into the text of the first placement whose
+reason uses it (directly, or through another elimination), before the placement's own
+sentence. An elimination no placement uses is not shown. A puzzle that needs search gives
+the placements up to there; past them the page gives its plain hint (the first square
+filled in wrong, else the first empty one)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from ..explain import report
-from ..explain.explainer import Explainer, Fact, Step
+from ..explain import report, words
+from ..explain.explainer import Explainer, Step
 
 
 def page_steps(ex: Explainer, steps: Sequence[Step]) -> list[dict[str, Any]]:
-    """The placements of ``steps``, each with the text of its reason and of the
-    eliminations not shown yet that it rests on."""
-    order = {step.fact: k for k, step in enumerate(steps)}
+    """The placements of ``steps``, each with its sentence (``explain``'s words), after
+    the sentences not shown yet of the steps it rests on."""
+    said, _ = words.said_steps(ex, steps, words.Words(ex.ptype, ex.params))
+    sentence = {k: s for s in said for k in s.indices()}
     eliminated = {step.fact: step for step in steps if not step.fact.equal}
-    shown: set[Fact] = set()
+    order = {step.fact: k for k, step in enumerate(steps)}
+    shown: set[int] = set()
 
-    def leading(step: Step) -> list[Fact]:
-        """The eliminations not shown yet that ``step`` rests on, through any chain."""
-        found: list[Fact] = []
-        todo = list(step.facts or ())
+    def leading(step: Step) -> list[words.Said]:
+        """The sentences not shown yet of the eliminations ``step`` rests on, through any
+        chain (a plain elimination is folded into the sentence that uses it)."""
+        found: list[words.Said] = []
+        todo, seen = list(step.facts or ()), set()
         while todo:
             fact = todo.pop()
-            if fact in eliminated and fact not in shown:
-                shown.add(fact)
-                found.append(fact)
+            if fact in eliminated and fact not in seen:
+                seen.add(fact)
+                s = sentence.get(order[fact])
+                if s is not None and not steps[s.index].fact.equal and s.index not in shown:
+                    shown.add(s.index)
+                    found.append(s)
                 todo += eliminated[fact].facts or ()
         return found
 
     out = []
-    for step in steps:
+    for s in said:
+        step = steps[s.index]
         if not step.fact.equal:
             continue
-        before = sorted(leading(step), key=order.__getitem__)
-        lines = [report.step_text(ex, eliminated[fact]) for fact in before]
+        before = sorted(leading(step), key=lambda t: t.index)
         out.append({"square": step.fact.square, "value": step.fact.value,
-                    "text": "\n".join([*lines, report.step_text(ex, step)])})
+                    "text": "\n".join([*(t.text for t in before), s.text])})
     return out
 
 

@@ -25,7 +25,7 @@ from puzzle_engine import (Codec, Drawing, Explanation, Grading, Growing, Param,
                            PuzzleInputError, PuzzleType, SplitModel, Symmetry, hookimpl)
 from puzzle_engine.grid import board_images
 
-from . import drawing, explain, tidy
+from . import drawing, explain, tidy, words
 from .level import ATTACKS, COLOURS, Level, Piece, piece_sets
 from .rules import renaming, safe
 from .squares import EMPTY, HOLE, WALL
@@ -215,6 +215,12 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
 
     def explanation_board(self, params, instance):
         return explain.explanation_board(instance, COLOURS, ATTACKS)
+
+    def technique_name(self, params, technique):
+        return words.technique_name(technique)
+
+    def step_words(self, params, step):
+        return words.step_words(step)
 
     def search_variables(self, params, instance):
         return [i for i, v in enumerate(instance.board) if v == EMPTY]

@@ -7,7 +7,7 @@ from puzzle_engine import (Drawing, Explanation, GridPuzzle, Param, Parsed, Play
                            Transformation, hookimpl)
 from puzzle_engine.grid import board_images
 
-from . import deduce, drawing, exact, groups, local, logic
+from . import deduce, drawing, exact, groups, local, logic, words
 
 PUZZLE_ENGINE_CONTRACT = 3
 
@@ -168,6 +168,12 @@ class Fillomino(GridPuzzle, Symmetry, Explanation, Drawing, Play):
 
     def constraint_groups(self, params, instance):
         return groups.constraint_groups(instance, *self.shape(params))
+
+    def technique_name(self, params, technique):
+        return words.technique_name(technique)
+
+    def step_words(self, params, step):
+        return words.step_words(step)
 
     def parse(self, params, text):
         canonical, board = logic.parse(text, params)

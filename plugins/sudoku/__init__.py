@@ -4,7 +4,7 @@ from importlib.resources import files
 from puzzle_engine import (Drawing, Explanation, GridPuzzle, Param, Parsed, Play,
                            PropagationLevel, Symmetry, Transformation, hookimpl)
 
-from . import canonical, drawing, groups, logic
+from . import canonical, drawing, groups, logic, words
 
 PUZZLE_ENGINE_CONTRACT = 3
 
@@ -67,6 +67,12 @@ class Sudoku(GridPuzzle, Symmetry, Explanation, Drawing, Play):
 
     def constraint_groups(self, params, instance):
         return groups.constraint_groups(*logic.dims(params))
+
+    def technique_name(self, params, technique):
+        return words.technique_name(technique)
+
+    def step_words(self, params, step):
+        return words.step_words(step)
 
     def propagation_levels(self, params):
         return LEVELS

@@ -302,23 +302,25 @@ def explained(tmp_path_factory):
 
 def test_the_page_holds_the_explainers_placements(explained):
     """The page's steps are explain's "=" steps, in order; each hint's text is explain's
-    line for it, after the lines of the eliminations it rests on (explain's "!=" lines in
-    explain's order, each shown once on the page)."""
+    sentence for it, after the sentences of the eliminations it rests on that explain
+    shows (in explain's order, each shown once on the page; plain eliminations are folded
+    into the sentence that uses them, issue 41)."""
     page, _, (report, lines) = explained
     (puzzle,) = embedded(page)
     placements = [s for s in report["steps"] if s["relation"] == "="]
     assert report["solved"] and placements
     assert [(s["square"], s["value"]) for s in puzzle["steps"]] == \
         [(s["square"], s["value"]) for s in placements]
-    eliminations = [text for text in lines if " != " in text]
+    eliminations = [text for text in lines if text not in {s["text"] for s in placements}]
     shown = []
     for step, placement in zip(puzzle["steps"], placements):
         *before, own = step["text"].split("\n")
-        assert own.startswith(f"{placement['name']} = {placement['value']}  (size ")
-        assert own in lines and all(text in eliminations for text in before)
+        assert own == placement["text"] and own in lines and placement["technique"] in \
+            ("full house", "hidden single", "naked single", "naked subset", "hidden subset")
+        assert all(text in eliminations for text in before)
         assert before == sorted(before, key=lines.index)
         shown += before
-    assert shown and len(shown) == len(set(shown))
+    assert len(shown) == len(set(shown))
 
 
 def test_a_hint_fills_in_the_first_explained_square(explained, browser):
@@ -334,7 +336,8 @@ def test_a_hint_fills_in_the_first_explained_square(explained, browser):
     # One line a step (the page collapses runs of spaces, as HTML does).
     assert message(browser).split("\n") == [" ".join(text.split())
                                             for text in first["text"].split("\n")]
-    assert len(first["text"].split("\n")) > 1
+    # (the plain eliminations it rests on are folded into its sentence: issue 41)
+    assert first["text"].startswith(("Hidden single: ", "Full house: ", "Naked single: "))
 
 
 def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path, browser):
