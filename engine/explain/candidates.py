@@ -50,6 +50,9 @@ from itertools import combinations
 #: The most implications a step's search may propagate before the path stops as needing
 #: search (a bound on effort, not on time: the same on a busy machine).
 EFFORT = 3_000_000
+#: What each strong link in a group lighter than the heaviest adds to a strong-link
+#: chain's cost (SE: a skyscraper, two in rows, 4.0; a kite, one in a box, 4.1).
+STRONG_STEP = 0.1
 
 
 class NeedsSearch(Exception):
@@ -245,8 +248,7 @@ class Grid:
                         trial = self.copy()
                         for x, b in remove:
                             trial.cand[x] &= ~b
-                        follow = sorted({h for x, _ in remove for h in self.of[x]})
-                        direct = n < 4 and bool(trial.hidden_singles(follow))
+                        direct = n < 4 and bool(trial.hidden_singles([k]))
                         name = "direct hidden subset" if direct else "hidden subset"
                         out.append(Hint(name, self.costs[f"{name} {n}"], (), remove, (k,)))
         return out
@@ -333,6 +335,8 @@ class Grid:
         k = len(members)
         if any(set(members) <= set(g) for g in self.groups):
             return  # a naked subset
+        if not any(all(y in self.peers[x] for y in members if y != x) for x in members):
+            return  # no pivot: a square sharing a group with each of the others
         name = ("xy-wing" if all(popcount(self.cand[x]) == 2 for x in members) else "xyz-wing") \
             if k == 3 else f"wing {k}"
         out.append(Hint(name, self.costs[name], (), remove))
@@ -343,6 +347,7 @@ class Grid:
         from the squares sharing a group with both ends. Two strong links: a skyscraper,
         a kite, a turbot fish; more: longer X-chains."""
         out = []
+        top = max(self.weights, default=0.0)
         for b in bits(self.full):
             pairs: dict[int, set[int]] = {}
             for k in range(len(self.groups)):
@@ -359,7 +364,9 @@ class Grid:
                     remove = tuple((w, b) for w in holders if w in see and w not in chain)
                     if remove:
                         name = f"strong links {links}"
-                        out.append(Hint(name, self.costs[name], (), remove))
+                        light = sum(1 for i in range(0, len(chain), 2)
+                                    if self._link_weight(chain[i], chain[i + 1]) < top)
+                        out.append(Hint(name, round(self.costs[name] + STRONG_STEP * light, 4), (), remove))
                 if links == largest:
                     return
                 for c in holders:  # a weak link from the end, then a strong one
@@ -372,6 +379,57 @@ class Grid:
             for a, partners in pairs.items():
                 for c in partners:
                     extend([a, c], 1)
+        return out
+
+    def _link_weight(self, x: int, y: int) -> float:
+        """The heaviest weight of a group holding both squares."""
+        return max(self.weights[k] for k in self.of[x] if y in self.groups[k])
+
+    # -- uniqueness -----------------------------------------------------------------------------
+    def bug(self) -> list[Hint]:
+        """A bivalue universal grave plus one: every square left holds two values but one,
+        which holds three, and every value is in two squares of each group but one value,
+        in three of that square's groups. Were it not that value, every square would
+        hold one of two values, each group twice: two solutions. Assumes one solution."""
+        open_ = [x for x in range(self.n) if not self.placed[x]]
+        three = [x for x in open_ if popcount(self.cand[x]) != 2]
+        if len(three) != 1 or popcount(self.cand[three[0]]) != 3:
+            return []
+        x = three[0]
+        extra = 0
+        for k, g in enumerate(self.groups):
+            for b in bits(self._group_needs(k)):
+                count = len(self.where(k, b))
+                if count == 3 and x in g and self.cand[x] & b:
+                    extra |= b
+                elif count != 2:
+                    return []
+        if popcount(extra) != 1:
+            return []
+        return [Hint("bug", self.costs["bug"], ((x, extra),))]
+
+    def rectangles(self) -> list[Hint]:
+        """A unique rectangle (type 1): four squares, each group meeting them in two, three
+        of them holding the same two values only and the fourth more: the fourth is not
+        one of the two, or the four could swap them (two solutions). Assumes one solution."""
+        out = []
+        pairs: dict[int, list[int]] = {}
+        for x in range(self.n):
+            if not self.placed[x] and popcount(self.cand[x]) == 2:
+                pairs.setdefault(self.cand[x], []).append(x)
+        for two, xs in pairs.items():
+            for trio in combinations(xs, 3):
+                for d in range(self.n):
+                    if d in trio or self.placed[d] or self.cand[d] & two != two:
+                        continue
+                    four = (*trio, d)
+                    meet = {}
+                    for y in four:
+                        for k in self.of[y]:
+                            meet[k] = meet.get(k, 0) + 1
+                    if all(c == 2 for c in meet.values()):
+                        out.append(Hint("unique rectangle", self.costs["unique rectangle"], (),
+                                        tuple((d, b) for b in bits(two))))
         return out
 
     # -- chains --------------------------------------------------------------------------------

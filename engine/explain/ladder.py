@@ -53,7 +53,9 @@ COSTS = {
     "xyz-wing": 4.4,               # a square with three values and two squares it sees
     "wing 4": 5.5,                 # four squares, four values, one of them unrestricted
     "wing 5": 6.3,                 # five squares, five values, one unrestricted
-    "strong links 2": 4.2,         # one value: two strong links (skyscraper, kite)
+    "unique rectangle": 4.5,       # four squares that could swap two values (type 1)
+    "bug": 5.6,                    # every square but one with two values (BUG + 1)
+    "strong links 2": 4.0,         # one value: two strong links (skyscraper, kite)
     "strong links 3": 5.4,         # ... three
     "strong links 4": 5.8,
     "strong links 5": 6.2,
@@ -401,7 +403,7 @@ def classes(ex: Explainer) -> bool:
 #: The candidate path's techniques in the order of their least cost, with that cost.
 def _finders(grid: candidates.Grid):
     c = COSTS
-    return (
+    return sorted((  # (stable: a tie keeps this order)
         (c["full house"], grid.full_houses),
         (c["hidden single"], grid.hidden_singles),
         (c["direct intersection"], grid.intersections),
@@ -410,11 +412,13 @@ def _finders(grid: candidates.Grid):
         (SIZED["fish"][2], grid.fish),
         (c["xy-wing"], grid.wings),
         (c["strong links 2"], grid.strong_links),
+        (c["unique rectangle"], grid.rectangles),
+        (c["bug"], grid.bug),
         (c["x-loop"], grid.chains),
         (c["nishio"], lambda: grid.forcing("static")),
         (c["dynamic double forcing chain"], lambda: grid.forcing("dynamic")),
         (c["dynamic+ double forcing chain"], lambda: grid.forcing("plus")),
-    )
+    ), key=lambda f: f[0])
 
 
 def candidate_costs() -> dict[str, float]:
