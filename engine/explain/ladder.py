@@ -63,7 +63,7 @@ COSTS = {
     "x-loop": 6.5,                 # a nice loop of one value's group links
     "xy-loop": 6.5,                # a nice loop of squares with two values
     "x-chain": 6.6,                # a chain of one value's group links
-    "xy-chain": 6.6,               # a chain through squares with two values
+    "xy-chain": 7.0,               # a chain through squares with two values (SE: a forcing chain)
     "nice loop": 7.0,              # a loop of group and cell links
     "aic": 7.0,                    # an alternating inference chain: group and cell links
     "nishio": 7.5,                 # one value's chains from a candidate to a contradiction
