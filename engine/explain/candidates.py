@@ -284,26 +284,27 @@ class Grid:
         (its squares in the set share a group pairwise): one of the set holds z, so z
         goes from the squares that share a group with all the set's z squares. Three
         squares: an XY-wing when all hold two values, else an XYZ-wing; four and five:
-        WXYZ- and VWXYZ-wings. The set is grown from a square with squares it or the set
+        WXYZ- and VWXYZ-wings. As SE has them, one square of the set (the pivot) shares a
+        group with each of the others: the set is grown from each square with squares it
         shares a group with, its values at most n."""
         out = []
         seen: set[frozenset[int]] = set()
         open_ = [x for x in range(self.n) if not self.placed[x] and 2 <= popcount(self.cand[x]) <= largest]
         eligible = frozenset(open_)
 
-        def grow(members: list[int], union: int, near: frozenset[int], loose: int):
+        def grow(members: list[int], union: int, arms: list[int], start: int, loose: int):
             k = len(members)
-            key = frozenset(members)
-            if key in seen:  # (the same set, reached in another order, grows the same)
-                return
-            seen.add(key)
             if k >= 3 and popcount(union) == k:
-                self._wing(members, union, out)
+                key = frozenset(members)
+                if key not in seen:
+                    seen.add(key)
+                    self._wing(members, union, out)
             if k == largest:
                 return
-            for y in sorted(near & eligible):
+            for i in range(start, len(arms)):
+                y = arms[i]
                 cy = self.cand[y]
-                if y <= members[0] or y in key or popcount(union | cy) > largest:
+                if popcount(union | cy) > largest:
                     continue
                 # a value stays restricted while each new holder shares a group with the
                 # set's holders; a set with two loose values is no wing, nor are its growths
@@ -312,10 +313,10 @@ class Grid:
                     if any(self.cand[x] & b and x not in self.peers[y] for x in members):
                         more |= b
                 if popcount(more) < 2:
-                    grow(members + [y], union | cy, near | self.peers[y], more)
+                    grow(members + [y], union | cy, arms, i + 1, more)
 
-        for x in open_:
-            grow([x], self.cand[x], self.peers[x], 0)
+        for x in open_:  # the pivot, and squares it shares a group with
+            grow([x], self.cand[x], sorted(self.peers[x] & eligible), 0, 0)
         return out
 
     def _wing(self, members: list[int], union: int, out: list[Hint]) -> None:
@@ -446,10 +447,20 @@ class Grid:
         if cell and popcount(self.cand[x]) == 2:
             yield (x, self.cand[x] & ~b, True)
         if group:
-            for k in self.of[x]:
+            for y in self._links.get((x, b), ()):
+                yield (y, b, True)
+
+    def _conjugates(self) -> dict[tuple[int, int], list[int]]:
+        """Each candidate's partners in the groups where its value has two squares left
+        (the state's group links; made by the searches that use them, ``_linked``)."""
+        conj: dict[tuple[int, int], list[int]] = {}
+        for k in range(len(self.groups)):
+            for b in bits(self._group_needs(k)):
                 at = self.where(k, b)
-                if len(at) == 2 and x in at:
-                    yield (at[0] if at[1] == x else at[1], b, True)
+                if len(at) == 2:
+                    conj.setdefault((at[0], b), []).append(at[1])
+                    conj.setdefault((at[1], b), []).append(at[0])
+        return conj
 
     def _closure(self, starts, cell: bool, group: bool, values: int | None = None):
         """What the ``starts`` imply through the static links (breadth first): each node
@@ -507,6 +518,7 @@ class Grid:
         chain, by the links it uses), or from "p on" back to "p on" (a nice loop: every
         weak link of the loop is then a fact, and what sees both its ends goes)."""
         out = []
+        self._links = self._conjugates()
         names = {"x": ("x-chain", "x-loop"), "xy": ("xy-chain", "xy-loop"), "": ("aic", "nice loop")}
         for x, b in self._candidates():
             for on in (True, False):
@@ -641,6 +653,7 @@ class Grid:
         """Forcing chains: contradiction (nishio in static mode when one value's group links
         suffice), double, cell and region forcing chains, statically or dynamically."""
         out = []
+        self._links = self._conjugates()
         prefix = "" if mode == "static" else ("dynamic " if mode == "dynamic" else "dynamic+ ")
         cands = self._candidates()
         on_facts: dict[tuple[int, int], dict] = {}
