@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from . import candidates
 from .explainer import Explainer, Fact
 
 #: The cost of each class of step, before the weight of its group.
@@ -46,7 +47,50 @@ COSTS = {
     "hidden subset": 3.4,          # + 0.6 per value past 2 (pair 3.4, triple 4.0)
     "fish": 3.2,                   # one value, 3 or more groups: + 0.3 per group past 4
     "chain": 4.2,                  # several values, 3 or more groups: + 0.3 per group past 4
+    # The candidate path's techniques (``candidates``: groups that are each "every value
+    # exactly once"); a chain's cost grows with its length (``candidates.length_step``).
+    "xy-wing": 4.2,                # a square with two values and two squares it sees
+    "xyz-wing": 4.4,               # a square with three values and two squares it sees
+    "wing 4": 5.5,                 # four squares, four values, one of them unrestricted
+    "wing 5": 6.3,                 # five squares, five values, one unrestricted
+    "unique rectangle": 4.5,       # four squares that could swap two values (type 1)
+    "bug": 5.6,                    # every square but one with two values (BUG + 1)
+    "strong links 2": 4.0,         # one value: two strong links (skyscraper, kite)
+    "strong links 3": 5.4,         # ... three
+    "strong links 4": 5.8,
+    "strong links 5": 6.2,
+    "strong links 6": 6.5,
+    "x-loop": 6.5,                 # a nice loop of one value's group links
+    "xy-loop": 6.5,                # a nice loop of squares with two values
+    "x-chain": 6.6,                # a chain of one value's group links
+    "xy-chain": 7.0,               # a chain through squares with two values (SE: a forcing chain)
+    "nice loop": 7.0,              # a loop of group and cell links
+    "aic": 7.0,                    # an alternating inference chain: group and cell links
+    "nishio": 7.5,                 # one value's chains from a candidate to a contradiction
+    "contradiction forcing chain": 8.0,  # a candidate's chains to a contradiction
+    "double forcing chain": 8.0,   # a candidate's on and off imply the same fact
+    "cell forcing chain": 8.0,     # every value of a square implies the same fact
+    "region forcing chain": 8.0,   # every square of a value in a group implies it
+    "dynamic contradiction forcing chain": 8.5,  # the same, propagated on the state
+    "dynamic double forcing chain": 8.5,
+    "dynamic cell forcing chain": 8.5,
+    "dynamic region forcing chain": 8.5,
+    "dynamic+ contradiction forcing chain": 9.0,  # ... with intersections in the propagation
+    "dynamic+ double forcing chain": 9.0,
+    "dynamic+ cell forcing chain": 9.0,
+    "dynamic+ region forcing chain": 9.0,
 }
+#: The candidate path's costs of subsets and fish by their size n (SE's: a naked quad
+#: 5.0, a jellyfish 5.2, a hidden quad 5.4, a direct hidden quad 4.3).
+SIZED = {
+    "naked subset": {2: 3.0, 3: 3.6, 4: 5.0},
+    "hidden subset": {2: 3.4, 3: 4.0, 4: 5.4},
+    "direct hidden subset": {2: 2.0, 3: 2.5, 4: 4.3},
+    "fish": {2: 3.2, 3: 3.8, 4: 5.2},
+}
+#: What the candidate path costs the next step at least when none of its techniques has
+#: one: SE's nested forcing chains begin at 9.5.
+NESTED = 9.5
 SUBSET_STEP = 0.6
 DIRECT_STEP = 0.5
 GROUP_STEP = 0.3
@@ -71,14 +115,21 @@ class Ladder:
     steps: list[Rated] = field(default_factory=list)
     solved: bool = False
     stuck: str | None = None
+    #: When the path stopped short: the least its next step would have cost, where known
+    #: (the candidate path: the technique it was looking at, or nested forcing chains).
+    floor: float | None = None
 
     def features(self) -> dict[str, float]:
-        """``effort_max`` (the hardest step's cost; one more when the path needs search),
+        """``effort_max`` (the hardest step's cost; when the path needs search, the least
+        its next step costs (``floor``) where known, else one more),
         ``effort_mean`` (over the steps), ``effort_hard`` (the share of steps costing more
         than a direct intersection in the lightest group)."""
         costs = [s.cost for s in self.steps] or [0.0]
         hard = sum(1 for c in costs if c > COSTS["direct intersection"]) / len(costs)
-        return {"effort_max": round(max(costs) + (0.0 if self.solved else 1.0), 4),
+        top = max(costs)
+        if not self.solved:
+            top = top + 1.0 if self.floor is None else max(top, self.floor)
+        return {"effort_max": round(top, 4),
                 "effort_mean": round(sum(costs) / len(costs), 4), "effort_hard": round(hard, 4)}
 
 
@@ -349,8 +400,91 @@ def classes(ex: Explainer) -> bool:
     return len(ex.names) > 1
 
 
-def rate(ex: Explainer) -> Ladder:
-    """The rating's path of ``ex``'s puzzle from its current state (``ex`` unchanged)."""
+#: The candidate path's techniques in the order of their least cost, with that cost.
+def _finders(grid: candidates.Grid):
+    c = COSTS
+    return sorted((  # (stable: a tie keeps this order)
+        (c["full house"], grid.full_houses),
+        (c["hidden single"], grid.hidden_singles),
+        (c["direct intersection"], grid.intersections),
+        (SIZED["direct hidden subset"][2], grid.subsets),
+        (c["naked single"], grid.naked_singles),
+        (SIZED["fish"][2], grid.fish),
+        (c["xy-wing"], grid.wings),
+        (c["strong links 2"], grid.strong_links),
+        (c["unique rectangle"], grid.rectangles),
+        (c["bug"], grid.bug),
+        (c["x-loop"], grid.chains),
+        (c["nishio"], lambda: grid.forcing("static")),
+        (c["dynamic double forcing chain"], lambda: grid.forcing("dynamic")),
+        (c["dynamic+ double forcing chain"], lambda: grid.forcing("plus")),
+    ), key=lambda f: f[0])
+
+
+def candidate_costs() -> dict[str, float]:
+    """The table the candidate path prices its steps by: ``COSTS`` and ``SIZED``."""
+    return {**COSTS, **{f"{k} {n}": v for k, sizes in SIZED.items() for n, v in sizes.items()}}
+
+
+def walk(grid: candidates.Grid, ceiling: float | None = None) -> Ladder:
+    """The rating's path on candidates: at each point the cheapest steps (every technique
+    whose least cost is below the cheapest found so far is asked), all applied; until
+    solved, no technique has a step (needs search: nested forcing chains), a step would
+    need more than the bounded effort (``candidates.EFFORT``), or the cheapest step costs
+    more than ``ceiling``."""
+    out = Ladder()
+    finders = _finders(grid)
+    while not grid.solved():
+        found: list[candidates.Hint] = []
+        best = None
+        grid.effort = 0
+        try:
+            for least, find in finders:
+                if best is not None and best <= least:
+                    break
+                if ceiling is not None and least > ceiling and best is None:
+                    out.stuck, out.floor = f"the next step costs more than {ceiling:g}", least
+                    return out
+                hints = find()
+                if hints:
+                    found += hints
+                    best = min(h.cost for h in found)
+        except candidates.NeedsSearch as why:
+            out.stuck, out.floor = f"needs search: {why}", least
+            return out
+        if best is None:
+            out.stuck, out.floor = "needs search: no technique up to dynamic forcing chains has a step", NESTED
+            return out
+        best = round(best, 4)
+        if ceiling is not None and best > ceiling:
+            out.stuck, out.floor = f"the next step costs more than {ceiling:g}", best
+            return out
+        taken: set[tuple[int, int, bool]] = set()
+        for h in found:
+            if round(h.cost, 4) != best:
+                continue
+            moves = {(x, b, True) for x, b in h.place} | {(x, b, False) for x, b in h.remove}
+            if taken.issuperset(moves):
+                continue
+            taken |= moves
+            facts = tuple(Fact(x, grid.values[b.bit_length() - 1], True) for x, b in h.place) + \
+                tuple(Fact(x, grid.values[b.bit_length() - 1], False) for x, b in h.remove)
+            out.steps.append(Rated(facts, h.technique, best, h.groups))
+            grid.apply(h)
+        if grid.broken():
+            raise AssertionError("the candidate path broke the puzzle")
+    out.solved = True
+    return out
+
+
+def rate(ex: Explainer, ceiling: float | None = None) -> Ladder:
+    """The rating's path of ``ex``'s puzzle from its current state (``ex`` unchanged).
+    Where every group is "each value exactly once", on candidates (``walk``: SE's
+    techniques up to dynamic forcing chains); else by the explainer's checks. ``ceiling``:
+    stop (unsolved, ``floor`` the next step's cost) once the next step costs more."""
+    grid = candidates.from_explainer(ex, candidate_costs())
+    if grid is not None:
+        return walk(grid, ceiling)
     clone = copy.copy(ex)
     clone.domains = [set(d) for d in ex.domains]
     clone.known = list(ex.known)
