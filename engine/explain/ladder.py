@@ -313,7 +313,9 @@ class Rater:
         return [Rated((step.fact,), technique, cost, tuple(sorted(groups)))]
 
     # -- the path -----------------------------------------------------------------------------
-    def run(self) -> Ladder:
+    def run(self, ceiling: float | None = None) -> Ladder:
+        """The path; with ``ceiling``, it stops (unsolved) at the first step whose cheapest
+        technique costs more: the rating is above the ceiling whatever follows."""
         ex, out = self.ex, Ladder()
         self.stuck = None
         # Each stage is tried only when the ones before it found nothing; within a
@@ -334,6 +336,10 @@ class Rater:
                 out.stuck = self.stuck or "no step is forced"
                 return out
             cheapest = min(s.cost for s in found)
+            if ceiling is not None and cheapest > ceiling + 1e-9:
+                out.steps.append(min(found, key=lambda s: s.cost))
+                out.stuck = f"a step costs {cheapest:.2f}, above the ceiling {ceiling:g}"
+                return out
             taken: set[Fact] = set()
             for s in found:  # each fact once (two groups may find it at the same cost)
                 if s.cost == cheapest and not taken.issuperset(s.facts):
@@ -349,12 +355,13 @@ def classes(ex: Explainer) -> bool:
     return len(ex.names) > 1
 
 
-def rate(ex: Explainer) -> Ladder:
-    """The rating's path of ``ex``'s puzzle from its current state (``ex`` unchanged)."""
+def rate(ex: Explainer, ceiling: float | None = None) -> Ladder:
+    """The rating's path of ``ex``'s puzzle from its current state (``ex`` unchanged);
+    with ``ceiling`` (``gen --rating``), cut short once a step costs more."""
     clone = copy.copy(ex)
     clone.domains = [set(d) for d in ex.domains]
     clone.known = list(ex.known)
     # The fallback's last reason per fact holds only while facts grow: the rating's path
     # goes its own way, so its reasons must not seed the explainer's.
     clone._reasons = dict(ex._reasons)
-    return Rater(clone).run()
+    return Rater(clone).run(ceiling)
