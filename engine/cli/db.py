@@ -71,8 +71,9 @@ def db_stats(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
     with _errors():
         if fmt not in ("text", "json"):
             raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
+        filters = _filters(type_name, param, level, since, until, batch_id, rating)
         with Store(db, create=False, option="DB") as store:
-            found = stats(store, _filters(type_name, param, level, since, until, batch_id, rating))
+            found = stats(store, filters)
         if fmt == "json":
             out_console.print(json.dumps(found), markup=False)
             return

@@ -99,6 +99,8 @@ def gen(
             if value is not None and most is not None and value > most:
                 raise PuzzleInputError(f"bad {name} {value}: must be at most {most}{why}")
         band = parse_band(rating) if rating is not None else None
+        if resume and band is not None and fmt != "json":
+            raise PuzzleInputError("--resume with --rating needs --out FILE and --format json")
         host = _host()
         ptype = host.get_type(puzzle)
         if band is not None:
