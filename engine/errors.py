@@ -30,6 +30,16 @@ class PluginError(PuzzleEngineError):
     """A plugin raised inside one of its hooks."""
 
 
+class NothingFound(PluginError):
+    """A generation gave up without a puzzle: no level grown from any base, none of the
+    drawn puzzles accepted, no seed of the level or rating asked for. Not bad input: the
+    CLI exits with ``NOTHING_FOUND`` (a run of many seeds skips such a seed instead)."""
+
+
+#: The exit status of a command whose generation found nothing (``NothingFound``).
+NOTHING_FOUND = 3
+
+
 def one_line(exc: BaseException) -> str:
     """An exception's message on one line (a plugin's may span several)."""
     return " ".join(str(exc).split())

@@ -26,7 +26,7 @@ PROVENANCE = ("plugin", "plugin_version", "engine_version", "solver", "solver_ve
 #: The fields the engine writes into every record of ``gen`` (some only for some
 #: strategies or options); the strategy's and criterion's fields (``Puzzle.extra``) too.
 ENGINE_FIELDS = (*IDENTITY, *PROVENANCE, "solver_calls", "seconds", "minimal", "unknown",
-                 "complexity", "options")
+                 "complexity", "options", "rating", "skipped")
 #: The fields every record of ours carries, whatever wrote it (``--resume`` refuses a
 #: line without them).
 REQUIRED = ("type", "params", "seed", "variant", "plugin", "engine_version")

@@ -23,7 +23,8 @@ from .. import calls, processes
 from .. import config as config_module
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
-from ..errors import PuzzleEngineError, PuzzleInputError
+from ..errors import NothingFound, PuzzleEngineError, PuzzleInputError
+from ..explain.band import check_ratable, parse_band
 from ..run import executors, pipeline
 from ..run.factory import SolverSettings
 from ..run.job import Grading, Job
@@ -63,8 +64,12 @@ def batch(
                           "the level model grades at this level.")] = None,
     grade: Annotated[bool, typer.Option("--grade", help="Grade every puzzle with the level "
                      "model and store its level (implied by --difficulty).")] = False,
-    attempts: Annotated[int, typer.Option("--attempts", help="With --difficulty: give up after "
-                        "this many seeds in a row miss the level.")] = 50,
+    rating: Annotated[Optional[str], typer.Option("--rating", help="Keep only puzzles whose "
+                      "step rating (explain's, Sukaku Explainer's scale) is in LO-HI, e.g. "
+                      "1.5-3.0; stored in the puzzle's rating.")] = None,
+    attempts: Annotated[int, typer.Option("--attempts", help="Give up after this many seeds "
+                        "in a row give no puzzle (off the level or band, or none found).")
+                        ] = 50,
     grader: Annotated[str, typer.Option("--grader", help="With a level: 'svm' or "
                       "'thresholds'.")] = "svm",
     bins: Annotated[bool, typer.Option("--bins", help="Also store GenPuzzles' complDict: every "
@@ -109,8 +114,11 @@ def batch(
         if executor == "dask" and workers > 1:
             raise PuzzleInputError("--workers is the local pool's; a Dask cluster has its own "
                                    "workers (start them with 'dask worker')")
+        band = parse_band(rating) if rating is not None else None
         host = _host()
         ptype = host.get_type(puzzle)
+        if band is not None:
+            check_ratable(ptype)
         strategy = strategy_of(host, ptype)
         raw, _ = _plugin_params(ptype, ctx.args, more=strategy.options)
         names = {p.name for p in strategy.options}
@@ -138,8 +146,8 @@ def batch(
             judge.close()
         check_complexity(host, complexity)
         job = Job(ptype.name, params, options, SolverSettings.of(engine.backend), grading, bins,
-                  entries=True)
-        settings = {**same_fields(engine, ptype, strategy, options, judge, difficulty),
+                  entries=True, rating=band)
+        settings = {**same_fields(engine, ptype, strategy, options, judge, difficulty, band),
                     "variants": getattr(options, "variants", 0), "bins": bins,
                     "graded": grading is not None}
         client = executors.dask_client(scheduler, wait) if executor == "dask" else None
@@ -159,8 +167,7 @@ def batch(
                 elif not created and found.next_seed != found.seed:
                     err_console.print(f"puzzle-engine: going on with batch {found.id} (seed "
                                       f"{found.seed}) from seed {found.next_seed}", markup=False)
-                _run(store, found, job, count, runner,
-                     attempts if difficulty is not None else None, db)
+                _run(store, found, job, count, runner, attempts, db)
         finally:
             if client is not None:
                 executors.close_client(client, wait)
@@ -171,13 +178,18 @@ def _run(store, found, job, count, runner, misses, db) -> None:
     the batch, until it holds ``count`` distinct puzzles."""
     sink = BatchSink(store, found)
 
-    def missed(first: int, last: int) -> PuzzleInputError:
-        return PuzzleInputError(f"no puzzle of the level asked for in {misses} seeds in a row "
-                                f"(seeds {first}..{last}): raise --attempts, or change the "
-                                "options")
+    wanted = " ".join(w for w in ("of the level asked for" if job.grading and job.grading.level
+                                  else "", f"rated {job.rating.text()}" if job.rating else "")
+                      if w)
+
+    def missed(first: int, last: int, why: str | None) -> NothingFound:
+        last_why = f"; seed {last}: {why}" if why else ""
+        return NothingFound(f"no puzzle{' ' * bool(wanted)}{wanted} in {misses} seeds in a "
+                            f"row (seeds {first}..{last}){last_why}: raise --attempts, or "
+                            "change the options")
     try:
         with Bar(err_console, job.puzzle, count, terminal_only=False) as bar:
-            pipeline.run(job, itertools.count(found.next_seed), runner, sink, count,
+            tally = pipeline.run(job, itertools.count(found.next_seed), runner, sink, count,
                          misses=misses, missed=missed, warn=_warn, bar=bar)
     except KeyboardInterrupt as exc:
         held = store.distinct(found)
@@ -188,18 +200,25 @@ def _run(store, found, job, count, runner, misses, db) -> None:
         held = store.distinct(found)
         raise type(exc)(f"{exc}; {db} holds {held} of the batch's {count} puzzles, every "
                         "finished one: run the same command to go on") from None
-    _summary(sink, found, count, db)
+    _summary(sink, found, count, db, tally, job.rating)
 
 
 def _warn(line: str) -> None:
     err_console.print(f"puzzle-engine: warning: {line}", markup=False)
 
 
-def _summary(p: BatchSink, found, count: int, db: Path) -> None:
+def _summary(p: BatchSink, found, count: int, db: Path, tally=None, band=None) -> None:
     seeds = "" if p.first_seed is None else f" from seeds {p.first_seed}..{p.last_seed}"
     extra = [f"{p.added.duplicates} equivalent to stored puzzles"]
     if p.off_level:
         extra.append(f"{p.off_level} off level")
+    if p.off_band:
+        extra.append(f"{p.off_band} off the band {band.text()}")
+    if p.skipped:
+        extra.append(f"{p.skipped} seed{'s' * (p.skipped != 1)} skipped (no puzzle found)")
+    if tally is not None and tally.kept and (p.skipped or band is not None):
+        rate = f", {60 * tally.kept / tally.seconds:.1f} a minute" if tally.seconds else ""
+        extra.append(f"{tally.tried / tally.kept:.2f} seeds tried per puzzle kept{rate}")
     if p.added.variants:
         extra.append(f"{p.added.variants} variants")
     if p.added.bins:

@@ -15,7 +15,7 @@ from rich.console import Console
 from .. import calls, processes
 from ..config import resolve
 from ..engine import Engine
-from ..errors import PuzzleEngineError, PuzzleInputError
+from ..errors import NOTHING_FOUND, NothingFound, PuzzleEngineError, PuzzleInputError
 from ..hookspecs import PuzzleType
 from ..plugins import Host, get_host
 from ..run.factory import SolverSettings
@@ -50,10 +50,14 @@ InputArg = Annotated[str, typer.Argument(metavar="INPUT", help="The puzzle: a st
 
 @contextlib.contextmanager
 def _errors():
-    """Turn our exceptions into one line on stderr and exit status 2, and an interrupt
-    (Ctrl-C, SIGTERM) into one line and 130 or 143."""
+    """Turn our exceptions into one line on stderr and exit status 2 (3, ``NOTHING_FOUND``,
+    for a generation that found nothing), and an interrupt (Ctrl-C, SIGTERM) into one line
+    and 130 or 143."""
     try:
         yield
+    except NothingFound as exc:
+        err_console.print(f"puzzle-engine: error: {exc}", markup=False)
+        raise typer.Exit(NOTHING_FOUND) from None
     except PuzzleEngineError as exc:
         err_console.print(f"puzzle-engine: error: {exc}", markup=False)
         raise typer.Exit(2) from None

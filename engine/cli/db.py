@@ -14,6 +14,7 @@ from rich.table import Table
 
 from .. import calls, files
 from ..errors import PuzzleEngineError, PuzzleInputError
+from ..explain.band import parse_band
 from ..record import PROVENANCE
 from ..store import Filters, Store, records, stats
 from ..store.query import SOURCES, check_draw, levels
@@ -35,6 +36,9 @@ SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Stored at or a
                      "or time (UTC), YYYY-MM-DD[THH:MM[:SS]].")]
 UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Stored before this time, or "
                      "up to the end of this date (UTC).")]
+RatingOpt = Annotated[Optional[str], typer.Option("--rating", help="Only puzzles made to a "
+                      "band of the step rating ('gen --rating') whose rating is in LO-HI, "
+                      "e.g. 1.5-3.0.")]
 BatchOpt = Annotated[Optional[int], typer.Option("--batch", help="Only puzzles of this batch "
                      "(its id, from 'db stats').")]
 FromOpt = Annotated[str, typer.Option("--from", help="puzzles, bins (GenPuzzles' complDict) or "
@@ -51,22 +55,25 @@ CSV_FIELDS = ("id", "type", "params", "key", "variant_of", "variant", "bin", "le
               "solver_version", "engine_version", "created_at", "puzzle", "solution", "record")
 
 
-def _filters(type_name, params, level, since, until, batch_id) -> Filters:
-    return Filters.parse(type_name, params, level, since, until, batch_id)
+def _filters(type_name, params, level, since, until, batch_id, rating=None) -> Filters:
+    band = parse_band(rating) if rating is not None else None
+    return Filters.parse(type_name, params, level, since, until, batch_id,
+                         (band.low, band.high) if band else None)
 
 
 @db_app.command("stats")
 def db_stats(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
              level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
-             batch_id: BatchOpt = None,
+             batch_id: BatchOpt = None, rating: RatingOpt = None,
              fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text"):
     """Count the puzzles by type, parameters and level; their variants; the bins; and
     each batch's candidates and duplicates."""
     with _errors():
         if fmt not in ("text", "json"):
             raise PuzzleInputError(f"bad --format '{fmt}': expected text or json")
+        filters = _filters(type_name, param, level, since, until, batch_id, rating)
         with Store(db, create=False, option="DB") as store:
-            found = stats(store, _filters(type_name, param, level, since, until, batch_id))
+            found = stats(store, filters)
         if fmt == "json":
             out_console.print(json.dumps(found), markup=False)
             return
@@ -78,7 +85,8 @@ def db_stats(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
                 ("Bins (GenPuzzles' complDict)", found["bins"],
                  ("type", "complexity", "level", "boards")),
                 ("Batches", found["batches"], ("id", "type", "seed", "count", "next_seed",
-                                               "candidates", "duplicates", "off_level"))):
+                                               "candidates", "duplicates", "off_level",
+                                               "skipped", "off_band"))):
             if not rows:
                 continue
             table = Table(title=title, title_justify="left")
@@ -98,7 +106,7 @@ def _cell(value) -> str:
 @db_app.command("export")
 def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
               level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
-              batch_id: BatchOpt = None, source: FromOpt = "puzzles",
+              batch_id: BatchOpt = None, rating: RatingOpt = None, source: FromOpt = "puzzles",
               variants: VariantsOpt = False, out: OutOpt = None, force: ForceOpt = False,
               fmt: Annotated[str, typer.Option("--format", help="jsonl (the records of 'gen "
                              "--format json', with the store's fields under 'store') or csv.")
@@ -113,14 +121,14 @@ def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
         if fmt not in EXPORT_FORMATS:
             raise PuzzleInputError(f"bad --format '{fmt}': expected jsonl or csv")
         check_draw(limit, draw)
-        _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
+        _write(db, _filters(type_name, param, level, since, until, batch_id, rating), source, variants,
                limit, draw, fmt, out, force)
 
 
 @db_app.command("query")
 def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
              level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
-             batch_id: BatchOpt = None, source: FromOpt = "all",
+             batch_id: BatchOpt = None, rating: RatingOpt = None, source: FromOpt = "all",
              variants: VariantsOpt = False, out: OutOpt = None, force: ForceOpt = False,
              limit: Annotated[Optional[int], typer.Option("--limit", help="At most this many "
                               "(the first stored, or with --draw a random draw).")] = None,
@@ -134,7 +142,7 @@ def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
         if fmt not in ("line", *EXPORT_FORMATS):
             raise PuzzleInputError(f"bad --format '{fmt}': expected line, jsonl or csv")
         check_draw(limit, draw)
-        _write(db, _filters(type_name, param, level, since, until, batch_id), source, variants,
+        _write(db, _filters(type_name, param, level, since, until, batch_id, rating), source, variants,
                limit, draw, fmt, out, force)
 
 
@@ -165,7 +173,10 @@ def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw,
         if not written:
             where = {"puzzles": "puzzles", "bins": "bins"}.get(source, "puzzles and bins")
             why = ""
-            if filters.level is not None:  # say what levels there are, if any
+            if filters.rating is not None:
+                why = ("; puzzles have a rating when made to a band ('gen --rating LO-HI "
+                       "--db', 'batch --rating LO-HI')")
+            elif filters.level is not None:  # say what levels there are, if any
                 known = levels(store, filters.type, source)
                 why = (f"; it has no puzzles at any level (grade them: 'batch --difficulty "
                        "LEVEL' stores graded puzzles)" if not known

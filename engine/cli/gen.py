@@ -16,7 +16,8 @@ import typer
 from .. import calls, processes
 from ..difficulty import DIFFICULTY, check_complexity, make_judge
 from ..engine import strategy_of
-from ..errors import PuzzleInputError
+from ..errors import NothingFound, PuzzleInputError
+from ..explain.band import check_ratable, parse_band
 from ..files import check_out, check_writable
 from ..run import outfile, pipeline
 from ..run.executors import InProcess, LocalPool
@@ -56,8 +57,12 @@ def gen(
                        "processes (output stays in seed order).")] = 1,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Keep only puzzles "
                           "the level model grades at this level (trying seed after seed).")] = None,
-    attempts: Annotated[int, typer.Option("--attempts", help="With --difficulty: seeds tried "
-                        "per puzzle before giving up.")] = 20,
+    rating: Annotated[Optional[str], typer.Option("--rating", help="Keep only puzzles whose "
+                      "step rating (explain's, Sukaku Explainer's scale) is in LO-HI, e.g. "
+                      "1.5-3.0 (trying seed after seed).")] = None,
+    attempts: Annotated[int, typer.Option("--attempts", help="Seeds tried in a row without a "
+                        "puzzle (off the level or band, or none found) before giving up.")
+                        ] = 20,
     grader: Annotated[str, typer.Option("--grader", help="With --difficulty or --complexity "
                       "difficulty: 'svm' or 'thresholds'.")] = "svm",
     model: ModelOpt = None,
@@ -93,8 +98,13 @@ def gen(
                 raise PuzzleInputError(f"bad {name} {value}: must be at least {least}")
             if value is not None and most is not None and value > most:
                 raise PuzzleInputError(f"bad {name} {value}: must be at most {most}{why}")
+        band = parse_band(rating) if rating is not None else None
+        if resume and band is not None and fmt != "json":
+            raise PuzzleInputError("--resume with --rating needs --out FILE and --format json")
         host = _host()
         ptype = host.get_type(puzzle)
+        if band is not None:
+            check_ratable(ptype)
         strategy = strategy_of(host, ptype)
         raw, _ = _plugin_params(ptype, ctx.args, more=strategy.options)
         strategy_names = {p.name for p in strategy.options}
@@ -120,15 +130,17 @@ def gen(
                 host.complexities[DIFFICULTY] = judge.complexity()
         check_complexity(host, complexity)
         variants = getattr(options, "variants", 0)
-        same = same_fields(engine, ptype, strategy, options, judge, difficulty)
+        same = same_fields(engine, ptype, strategy, options, judge, difficulty, band)
         if judge is not None:
             judge.close()  # each executor grades with its own
         if resume and (out is None or fmt == "text"):
             raise PuzzleInputError("--resume needs --out FILE and --format json or line")
-        if resume and difficulty is not None and fmt != "json":
-            raise PuzzleInputError("--resume with --difficulty needs --out FILE and --format json")
+        search = difficulty is not None or band is not None  # seed after seed, for a kind
+        if resume and search and fmt != "json":
+            raise PuzzleInputError(f"--resume with {'--difficulty' if difficulty else '--rating'}"
+                                   " needs --out FILE and --format json")
         job = Job(ptype.name, params, options, SolverSettings.of(engine.backend), grading,
-                  entries=db is not None)
+                  entries=db is not None, rating=band)
         keep = handle = stored = None
         try:
             keep = stores.Store(db) if db else None  # a bad store: before --out is made
@@ -137,13 +149,14 @@ def gen(
                 check_out(out, force=force or resume, others="--resume to go on with the "
                           "batch it holds, ")
             existing = existing_batch(ptype, params, out, fmt, resume, same)
-            if difficulty is not None:
-                done, seed = done_and_next_seed(out, existing, seed)
+            if search:
+                done, start = done_and_next_seed(out, existing, seed)
             else:
-                done, seed = done_and_seed(out, fmt, existing, seed, variants)
-            if seed is None:
-                seed = random.SystemRandom().randrange(2**31)
-                err_console.print(f"puzzle-engine: seed {seed} (pass --seed {seed} to reproduce)")
+                done, start = done_and_seed(out, fmt, existing, seed, variants)
+            if start is None:
+                start = random.SystemRandom().randrange(2**31)
+                err_console.print(f"puzzle-engine: seed {start} (pass --seed {start} to "
+                                  "reproduce)")
             if existing is not None:
                 existing.drop_cut_line(out)
             # --force replaces the file at the first puzzle written, not before
@@ -154,7 +167,9 @@ def gen(
             if keep is not None:
                 stored = StoreSink(keep)
                 sink = Both(lines, stored)
-            _run(job, host, seed, count, done, sink, workers, difficulty, attempts, out)
+            tally = _run(job, host, start, count, done, sink, workers, difficulty, band,
+                         attempts, out)
+            _summary(tally, band, done, count)
         finally:
             if keep:
                 keep.close()
@@ -168,26 +183,47 @@ def gen(
                     handle.close()
 
 
-def _run(job, host, seed, count, done, sink, workers, level, attempts, out) -> None:
-    """The run pipeline: seeds from ``seed`` (after the ``done`` ones; with a ``level``,
-    on until ``count`` puzzles of it), in this process or in ``workers`` processes."""
-    if level is None:
-        seeds = range(seed + done, seed + count)
-    else:
-        seeds = itertools.count(seed)
-    many = level is not None or len(seeds) > 1
-    executor = LocalPool(workers) if workers > 1 and many else InProcess(host)
+def _run(job, host, start, count, done, sink, workers, level, band, attempts, out):
+    """The run pipeline: seeds from ``start`` (the next one after the ``done`` puzzles),
+    on until ``count`` puzzles (a seed may give none: off the ``level`` or ``band``, or
+    skipped when its strategy found nothing), in this process or in ``workers``
+    processes; the run's ``Tally``. A single puzzle asked for without a level or band is
+    the puzzle of its seed: when its strategy finds nothing, the command fails with the
+    strategy's own words (exit status 3, ``NothingFound``)."""
+    search = level is not None or band is not None
+    single = count - done == 1 and not search
+    executor = LocalPool(workers) if workers > 1 and not single else InProcess(host)
+    wanted = " ".join(w for w in (f"'{level}'" if level else "",
+                                  f"rated {band.text()}" if band else "") if w)
 
-    def missed(first: int, last: int) -> PuzzleInputError:
-        return PuzzleInputError(f"no '{level}' puzzle in {attempts} attempts (seeds {first}.."
-                                f"{last}); raise --attempts, or change --target-empty or the "
-                                "options")
+    def missed(first: int, last: int, why: str | None) -> NothingFound:
+        if single and why is not None:
+            return NothingFound(why)
+        what = f"no {wanted} puzzle" if wanted else "no puzzle"
+        last_why = f"; seed {last}: {why}" if why else ""
+        return NothingFound(f"{what} in {attempts} attempts (seeds {first}..{last})"
+                            f"{last_why}; raise --attempts, or change the options")
     try:
         with Bar(err_console, job.puzzle, count) if count > 1 else contextlib.nullcontext() as bar:
-            pipeline.run(job, seeds, executor, sink, count, bar=bar, warn=_warn,
-                         misses=attempts if level is not None else None, missed=missed)
+            return pipeline.run(job, itertools.count(start), executor, sink, count, bar=bar,
+                                warn=_warn, misses=1 if single else attempts, missed=missed)
     except KeyboardInterrupt as exc:
         raise _interrupted(exc, out) from None
+
+
+def _summary(tally, band, done: int, count: int) -> None:
+    """One line on stderr when the run tried seeds that gave no puzzle, or searched a
+    rating band: the puzzles made, the seeds tried for them, and the rate achieved."""
+    if not tally.tried or not (tally.skipped or band is not None):
+        return
+    kept = tally.kept
+    per = f"{tally.tried / kept:.2f} seeds tried per puzzle kept" if kept else "none kept"
+    rate = f", {60 * kept / tally.seconds:.1f} a minute" if kept and tally.seconds else ""
+    wanted = f" rated {band.text()}" if band is not None else ""
+    extra = ", ".join(tally.words())
+    err_console.print(f"puzzle-engine: {kept} puzzle{'s' * (kept != 1)}{wanted} from seeds "
+                      f"{tally.first}..{tally.last} ({tally.tried} tried: {extra or 'all kept'};"
+                      f" {per}{rate}); {done + kept} of {count}", markup=False)
 
 
 def _warn(line: str) -> None:

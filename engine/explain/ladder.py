@@ -364,7 +364,9 @@ class Rater:
         return [Rated((step.fact,), technique, cost, tuple(sorted(groups)))]
 
     # -- the path -----------------------------------------------------------------------------
-    def run(self) -> Ladder:
+    def run(self, ceiling: float | None = None) -> Ladder:
+        """The path; with ``ceiling``, it stops (unsolved) at the first step whose cheapest
+        technique costs more: the rating is above the ceiling whatever follows."""
         ex, out = self.ex, Ladder()
         self.stuck = None
         # Each stage is tried only when the ones before it found nothing; within a
@@ -385,6 +387,10 @@ class Rater:
                 out.stuck = self.stuck or "no step is forced"
                 return out
             cheapest = min(s.cost for s in found)
+            if ceiling is not None and cheapest > ceiling + 1e-9:
+                out.steps.append(min(found, key=lambda s: s.cost))
+                out.stuck = f"a step costs {cheapest:.2f}, above the ceiling {ceiling:g}"
+                return out
             taken: set[Fact] = set()
             for s in found:  # each fact once (two groups may find it at the same cost)
                 if s.cost == cheapest and not taken.issuperset(s.facts):
@@ -491,4 +497,4 @@ def rate(ex: Explainer, ceiling: float | None = None) -> Ladder:
     # The fallback's last reason per fact holds only while facts grow: the rating's path
     # goes its own way, so its reasons must not seed the explainer's.
     clone._reasons = dict(ex._reasons)
-    return Rater(clone).run()
+    return Rater(clone).run(ceiling)

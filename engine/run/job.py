@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..difficulty import DIFFICULTY, make_judge
+from ..errors import NothingFound
+from ..explain.band import Band, rating_note, rating_of
 from ..plugins import get_host
 from ..record import grade_note, stored_grade
 from ..store.entries import Entry, entries_of
@@ -49,12 +51,14 @@ class Job:
     grading: Grading | None = None
     bins: bool = False
     entries: bool = False  # make store entries (a store takes the results)
+    rating: Band | None = None  # keep only puzzles whose step rating is in this band
 
 
 @dataclass
 class SeedResult:
-    """What one seed gave: the puzzle (None when it missed the level), its grade note,
-    its store entries (with ``Job.entries``), and warnings for the command to print."""
+    """What one seed gave: the puzzle (None when it missed the level or the rating band,
+    or when the strategy gave up: ``skipped`` says why), its grade note, its store entries
+    (with ``Job.entries``), and warnings for the command to print."""
 
     seed: int
     result: GenResult | None
@@ -62,6 +66,8 @@ class SeedResult:
     entries: list[Entry] = field(default_factory=list)
     off_level: bool = False
     warnings: list[str] = field(default_factory=list)
+    off_band: bool = False
+    skipped: str | None = None  # the strategy's NothingFound: this seed made no puzzle
 
 
 class Prepared:
@@ -115,9 +121,13 @@ def timeout_warning(puzzle) -> str | None:
 
 
 def work(prepared: Prepared, job: Job, seed: int) -> SeedResult:
-    """The puzzle of ``seed``, graded (and dropped when it misses the level), and with
-    ``job.entries`` made into store entries."""
-    result = prepared.engine.generate(prepared.ptype, job.params, seed, job.options)
+    """The puzzle of ``seed``, graded (and dropped when it misses the level), rated (and
+    dropped when it misses the band), and with ``job.entries`` made into store entries. A
+    seed whose strategy gives up (``NothingFound``) is a result without a puzzle."""
+    try:
+        result = prepared.engine.generate(prepared.ptype, job.params, seed, job.options)
+    except NothingFound as exc:
+        return SeedResult(seed, None, skipped=str(exc))
     warning = timeout_warning(result.puzzle)
     warnings = [warning] if warning else []
     note = None
@@ -126,6 +136,40 @@ def work(prepared: Prepared, job: Job, seed: int) -> SeedResult:
         note = grade_note(prepared.judge, g, level, levels)
         if job.grading.level is not None and level != job.grading.level:
             return SeedResult(seed, None, note, off_level=True, warnings=warnings)
+    if job.rating is not None:
+        result = rated(prepared, job, result)
+        if result is None:
+            return SeedResult(seed, None, note, off_band=True, warnings=warnings)
     entries = entries_of(prepared.ptype, result, note and stored_grade(note), job.bins) \
         if job.entries else []
     return SeedResult(seed, result, note, entries, warnings=warnings)
+
+
+def rated(prepared: Prepared, job: Job, result: GenResult) -> GenResult | None:
+    """``result`` with the puzzles whose step rating is in ``job.rating``, each (and its
+    variants, which are the same puzzle transformed) noting its ``rating``; None when
+    none is. A growing strategy's kept levels are rated one by one, the puzzle being the
+    last in the band; the rating stops early above the band (``rating_of``'s ceiling)."""
+    band = job.rating
+
+    def note(puzzle) -> dict[str, Any] | None:
+        score = rating_of(prepared.engine, prepared.ptype, job.params, puzzle.instance,
+                          ceiling=band.high)
+        return rating_note(score, band) if score in band else None
+
+    if result.kept:
+        kept = []
+        for puzzle in result.kept:
+            found = note(puzzle)
+            if found is not None:
+                puzzle.extra = {**puzzle.extra, "rating": found}
+                kept.append(puzzle)
+        if not kept:
+            return None
+        return GenResult(kept[-1], [], result.compl_dict, kept=kept)
+    found = note(result.puzzle)
+    if found is None:
+        return None
+    for puzzle in (result.puzzle, *result.variants):
+        puzzle.extra = {**puzzle.extra, "rating": found}
+    return result

@@ -21,12 +21,13 @@ from . import outfile
 
 
 def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
-                level: str | None = None) -> dict[str, Any]:
+                level: str | None = None, band=None) -> dict[str, Any]:
     """What decides the puzzles besides the seed, which a resumed batch must share: the
     solver and its version (any exact solver, for a strategy whose puzzles are alike on
     all of them), the versions, the strategy's recorded options, and with a ``level`` the
-    level, the grader and the level model (by content) of ``judge``. Dotted names, as
-    ``outfile.read_existing`` takes them."""
+    level, the grader and the level model (by content) of ``judge``, with a rating
+    ``band`` (``explain.band.Band``) the band. Dotted names, as ``outfile.read_existing``
+    takes them."""
     solver = engine.backend.solver_id
     if solver in EXACT and getattr(strategy, "alike_on_exact_solvers", False):
         # The same puzzles on every exact solver (and version): the batch may go on on any.
@@ -39,6 +40,8 @@ def same_fields(engine, ptype: PuzzleType, strategy, options, judge=None,
     if level is not None:
         same.update({"difficulty.level": level, "difficulty.grader": judge.which,
                      "difficulty.model_sha256": judge.digest})
+    if band is not None:
+        same["rating.band"] = [band.low, band.high]
     return same
 
 
@@ -65,8 +68,14 @@ def existing_batch(ptype: PuzzleType, params: dict[str, Any], out: Path | None, 
 
 def done_and_seed(out: Path | None, fmt: str, existing: outfile.Existing | None,
                   seed: int | None, variants: int) -> tuple[int, int | None]:
-    """How many puzzles ``out`` already holds, and the batch seed they were made with
-    (``seed``, the one asked for, when there are none; it may be None)."""
+    """How many puzzles (seeds written) ``out`` already holds, and the seed to go on from
+    (``seed``, the one asked for, when there are none; it may be None).
+
+    In JSON, a seed's group is its puzzle and its ``variants`` (or every level a growing
+    strategy kept, all variant None), and seeds follow each other but for those skipped
+    (their strategy found no puzzle), which the next record lists in ``skipped``. The
+    line format records no seed: the seed asked for plus the groups written (a run that
+    skipped seeds is resumed exactly in JSON only)."""
     if existing is None or not existing.lines:
         return 0, seed
     group = 1 + variants
@@ -78,38 +87,60 @@ def done_and_seed(out: Path | None, fmt: str, existing: outfile.Existing | None,
             raise PuzzleInputError(f"{out} holds {len(existing.lines)} lines, not whole groups "
                                    f"of a puzzle and its {variants} variants: was it made with "
                                    "another --variants?")
-        return len(existing.lines) // group, seed
+        return len(existing.lines) // group, seed + len(existing.lines) // group
     records = existing.records
-    first_seed = records[0]["seed"]
+    first_seed = records[0]["seed"] - len(_skipped(records[0]))
+    groups: list[list[dict[str, Any]]] = []
+    next_seed = first_seed
     for number, record in enumerate(records, 1):
-        k, v = divmod(number - 1, group)
-        expected = (first_seed + k, v or None)
-        if (record["seed"], record["variant"]) != expected:
+        starts = not groups or record["seed"] != groups[-1][0]["seed"]
+        if starts:
+            expected = (next_seed + len(_skipped(record)), None)
+            if variants and groups and len(groups[-1]) != group:  # a group cut short
+                expected = (groups[-1][0]["seed"], len(groups[-1]))
+        else:
+            last = groups[-1][-1]["variant"]
+            expected = (groups[-1][0]["seed"], None if not variants else (last or 0) + 1)
+        if (record["seed"], record["variant"]) != expected or \
+                (variants and expected[1] is not None and expected[1] > variants):
             raise PuzzleInputError(
                 f"{out}, line {number}: seed {record['seed']} variant {record['variant']}, "
                 f"expected seed {expected[0]} variant {expected[1]}: not one batch of "
                 f"--variants {variants}; --resume leaves the file untouched")
-    if len(records) % group:
+        if starts:
+            groups.append([record])
+            next_seed = record["seed"] + 1
+        else:
+            groups[-1].append(record)
+    if variants and len(groups[-1]) != group:
         raise PuzzleInputError(f"{out} ends inside a group of a puzzle and its {variants} "
                                "variants: was it made with another --variants?")
     if seed is not None and first_seed != seed:
         raise PuzzleInputError(f"{out} was started with --seed {first_seed}, not {seed}")
-    return len(records) // group, first_seed
+    return len(groups), next_seed
+
+
+def _skipped(record: dict[str, Any]) -> list[int]:
+    """The seeds a record says were skipped just before it (``sinks.Lines``)."""
+    skipped = record.get("skipped")
+    return skipped if isinstance(skipped, list) else []
 
 
 def done_and_next_seed(out: Path | None, existing: outfile.Existing | None,
                        seed: int | None) -> tuple[int, int | None]:
-    """With ``--difficulty``: how many puzzles ``out`` already holds, and the next seed to
-    try, which the last record notes (JSON only: seeds that miss the level are skipped, so
-    the records' seeds do not follow each other)."""
+    """With ``--difficulty`` or ``--rating``: how many puzzles ``out`` already holds, and
+    the next seed to try, which the last record notes (JSON only: seeds that miss the
+    level or band are skipped, so the records' seeds do not follow each other)."""
     if existing is None:
         return 0, seed
     records = [r for r in existing.records if r["variant"] is None]
     if not records:
         return 0, seed
-    note = records[-1].get("difficulty")
-    next_seed = note.get("next_seed") if isinstance(note, dict) else None
-    if not isinstance(next_seed, int):
-        raise PuzzleInputError(f"{out}, line {len(existing.records)}: no difficulty.next_seed: "
-                               "not a batch of gen --difficulty; --resume leaves it untouched")
-    return len(records), next_seed
+    notes = [records[-1].get(name) for name in ("difficulty", "rating")]
+    found = [n.get("next_seed") for n in notes if isinstance(n, dict) and "next_seed" in n]
+    next_seed = found[0] if found else None
+    if not isinstance(next_seed, int) or isinstance(next_seed, bool):
+        raise PuzzleInputError(f"{out}, line {len(existing.records)}: no difficulty.next_seed "
+                               "nor rating.next_seed: not a batch of gen --difficulty or "
+                               "--rating; --resume leaves it untouched")
+    return len({r["seed"] for r in records}), next_seed

@@ -58,31 +58,44 @@ class Lines(Sink):
     """Each seed's puzzles in the format ``fmt`` (``text``, ``line`` or ``json``), handed
     to ``write``. ``done`` counts seeds written (from ``done`` already in the output).
     With ``noted``, a JSON record carries the level search's note (``difficulty``: the
-    grade and the next seed to try, where a resumed batch goes on)."""
+    grade and the next seed to try, where a resumed batch goes on); a puzzle made to a
+    rating band carries its ``rating`` with the next seed too. The seeds skipped since the
+    last record written (their strategy found no puzzle) are listed in the next one's
+    ``skipped``, so ``--resume`` knows where the seeds went (``resume.done_and_seed``)."""
 
     def __init__(self, ptype: PuzzleType, params: dict[str, Any], fmt: str, count: int,
                  write: Callable[[list[str]], None], done: int = 0, noted: bool = False):
         self.ptype, self.params, self.fmt, self.count = ptype, params, fmt, count
         self.write, self.done, self.noted = write, done, noted
+        self.skipped: list[int] = []  # seeds skipped since the last record
 
     def take(self, result: SeedResult) -> None:
         if result.result is None:
+            if result.skipped is not None:
+                self.skipped.append(result.seed)
             return
-        extra = None
+        extra: dict[str, Any] = {}
         if self.noted and result.grade is not None:
-            extra = {"difficulty": {**result.grade, "next_seed": result.seed + 1}}
-        self.write(self.lines(result.result, extra))
+            extra["difficulty"] = {**result.grade, "next_seed": result.seed + 1}
+        if self.skipped:
+            extra["skipped"] = self.skipped
+        self.write(self.lines(result.result, extra or None, next_seed=result.seed + 1))
+        self.skipped = []
         self.done += 1
 
-    def lines(self, result, extra: dict[str, Any] | None = None) -> list[str]:
+    def lines(self, result, extra: dict[str, Any] | None = None,
+              next_seed: int | None = None) -> list[str]:
         """The output lines of one generated puzzle and its variants (``extra`` is merged
-        into each JSON record)."""
+        into each JSON record; a record's ``rating`` gets ``next_seed``)."""
         ptype, params, fmt = self.ptype, self.params, self.fmt
         out = []
         puzzles = (result.kept or [result.puzzle]) + result.variants
         for p in puzzles:
             if fmt == "json":
-                out.append(json.dumps({**p.to_json(ptype), **(extra or {})}))
+                record = {**p.to_json(ptype), **(extra or {})}
+                if isinstance(record.get("rating"), dict) and next_seed is not None:
+                    record["rating"] = {**record["rating"], "next_seed": next_seed}
+                out.append(json.dumps(record))
                 continue
             text = calls.text(ptype, "format", params=params, instance=p.instance, fmt=fmt)
             if fmt == "text" and result.variants:  # which is the original, which a variant
@@ -103,7 +116,7 @@ class StoreSink(Sink):
         self.stored = self.duplicates = 0
 
     def take(self, result: SeedResult) -> None:
-        if result.result is None:
+        if result.result is None:  # off level or band, or skipped: nothing to store
             return
         with self.store.failures():
             added = self.store.add(result.entries)
@@ -140,6 +153,8 @@ class BatchSink(Sink):
     added: Any = field(default_factory=lambda: stores.Added())  # what this run stored
     candidates: int = 0    # puzzles this run made
     off_level: int = 0     # seeds this run whose puzzle missed the level
+    off_band: int = 0      # seeds this run whose puzzle missed the rating band
+    skipped: int = 0       # seeds this run whose strategy found no puzzle
     first_seed: int | None = None
     last_seed: int | None = None
     done: int = 0
@@ -148,13 +163,17 @@ class BatchSink(Sink):
         self.done = self.store.distinct(self.batch)
 
     def take(self, result: SeedResult) -> None:
+        skipped = int(result.skipped is not None)
         added = self.store.add(result.entries, self.batch, next_seed=result.seed + 1,
                                candidates=len(result.entries),
-                               off_level=int(result.off_level))
+                               off_level=int(result.off_level), skipped=skipped,
+                               off_band=int(result.off_band))
         self.added += added
         self.done += added.stored
         self.candidates += len(result.entries)
         self.off_level += result.off_level
+        self.off_band += result.off_band
+        self.skipped += skipped
         if self.first_seed is None:
             self.first_seed = result.seed
         self.last_seed = result.seed

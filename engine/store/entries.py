@@ -63,8 +63,15 @@ class Entry:
     grade: str | None = None
     complexity: str | None = None
     complexity_level: str | None = None
+    rating: float | None = None  # the step rating, when the puzzle was made to a band
     variants: list[tuple[int, str, str | None]] = field(default_factory=list)
     bins: list[tuple[str, str, str, str]] = field(default_factory=list)  # complexity, level, key, instance
+
+
+def _rating(note: Any) -> float | None:
+    """The score of a record's ``rating`` note (``gen --rating``), if any."""
+    score = note.get("score") if isinstance(note, dict) else None
+    return float(score) if isinstance(score, (int, float)) else None
 
 
 def split_record(ptype, puzzle) -> tuple[str, str | None, dict[str, Any], dict[str, Any]]:
@@ -96,7 +103,8 @@ def entries_of(ptype, result, grade: dict[str, Any] | None = None,
         entry = Entry(seed=puzzle.seed, type=ptype.name, params=dumps(params), key=key,
                       canonical=form, instance=instance, solution=solution, columns=columns,
                       meta=dumps(meta, False), complexity=name,
-                      complexity_level=_level(puzzle.level) if name else None)
+                      complexity_level=_level(puzzle.level) if name else None,
+                      rating=_rating(puzzle.extra.get("rating")))
         if grade is not None:
             entry.level = _level(grade.get("level"))
             entry.grade = dumps(grade)

@@ -60,7 +60,9 @@ def _param_value(item: str, text: str) -> Any:
 @dataclass
 class Filters:
     """Which puzzles: of a type, with these parameters (``name=value``), at a level,
-    stored in a time range, by a batch. Unset fields select everything."""
+    stored in a time range, by a batch, with a step rating in a band (low, high: puzzles
+    made with ``--rating``; no board of the bins has one). Unset fields select
+    everything."""
 
     type: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
@@ -68,9 +70,11 @@ class Filters:
     since: str | None = None
     until: str | None = None
     batch: int | None = None
+    rating: tuple[float, float] | None = None
 
     @classmethod
-    def parse(cls, type_name, params: list[str], level, since, until, batch) -> "Filters":
+    def parse(cls, type_name, params: list[str], level, since, until, batch,
+              rating: tuple[float, float] | None = None) -> "Filters":
         found = {}
         for item in params or ():
             name, eq, value = item.partition("=")
@@ -80,11 +84,13 @@ class Filters:
         check_int("--batch", batch)
         return cls(type_name, found, level,
                    _moment(since, "--since", False) if since else None,
-                   _moment(until, "--until", True) if until else None, batch)
+                   _moment(until, "--until", True) if until else None, batch, rating)
 
-    def where(self, table: str, bins: bool = False) -> tuple[str, list[Any]]:
+    def where(self, table: str, bins: bool = False, rated: bool = True
+              ) -> tuple[str, list[Any]]:
         """The SQL condition on ``table`` (puzzles, or bins joined to their
-        puzzle ``p``) and its arguments."""
+        puzzle ``p``) and its arguments; ``rated``: the store has the rating column
+        (schema 4; an older one holds no rated puzzle)."""
         parts, args = ["1"], []
         source = "p" if bins else table
         if self.type is not None:
@@ -105,6 +111,12 @@ class Filters:
         if self.batch is not None:
             parts.append(f"{source}.batch_id = ?")
             args.append(self.batch)
+        if self.rating is not None:
+            if bins or not rated:
+                parts.append("0")
+            else:  # a rating as recorded (4 decimals) at either end is in
+                parts.append(f"{table}.rating BETWEEN ? AND ?")
+                args += [self.rating[0] - 1e-9, self.rating[1] + 1e-9]
         return " AND ".join(parts), args
 
 
@@ -234,14 +246,15 @@ def _records(store: Store, filters: Filters, source: str, variants: bool, limit:
     if source not in SOURCES:
         raise PuzzleInputError(f"bad --from '{source}': expected one of {', '.join(SOURCES)}")
     queries = []  # (table, columns, FROM and WHERE, arguments, record maker)
+    rated = store.version >= 4
     if source in ("puzzles", "all"):
-        where, args = filters.where("p")
+        where, args = filters.where("p", rated=rated)
         if not variants:
             where += " AND p.variant_of IS NULL"
         queries.append(("p", _PUZZLE_FIELDS, f"FROM puzzles p WHERE {where}", args,
                         _puzzle_record))
     if source in ("bins", "all"):
-        where, args = filters.where("b", bins=True)
+        where, args = filters.where("b", bins=True, rated=rated)
         queries.append(("b", f"b.id, b.complexity, b.level, b.key, b.instance, b.created_at, "
                         f"{_PUZZLE_FIELDS}", f"FROM bins b JOIN puzzles p ON p.id = b.puzzle_id "
                         f"WHERE {where}", args, _bin_record))
@@ -280,7 +293,8 @@ def levels(store: Store, type_name: str | None = None, source: str = "all") -> l
 def stats(store: Store, filters: Filters) -> dict[str, Any]:
     """Counts: distinct puzzles by type, parameters and level; variants; bins by
     complexity and level; batches with their candidates and duplicates."""
-    where, args = filters.where("p")
+    rated = store.version >= 4
+    where, args = filters.where("p", rated=rated)
     groups = [
         {"type": t, "params": _Fields(store, "puzzles", first).load("params", p), "level": level,
          "puzzles": n}
@@ -290,18 +304,19 @@ def stats(store: Store, filters: Filters) -> dict[str, Any]:
     puzzles = sum(g["puzzles"] for g in groups)
     variants = store.execute(f"SELECT count(*) FROM puzzles p WHERE {where} AND p.variant_of "
                              "IS NOT NULL", args).fetchone()[0]
-    b_where, b_args = filters.where("b", bins=True)
+    b_where, b_args = filters.where("b", bins=True, rated=rated)
     bins = [{"type": t, "complexity": c, "level": _shown(level), "boards": n}
             for t, c, level, n in store.execute(
                 f"SELECT b.type, b.complexity, b.level, count(*) FROM bins b JOIN puzzles p ON "
                 f"p.id = b.puzzle_id WHERE {b_where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", b_args)]
+    counts = "skipped, off_band" if rated else "0, 0"  # schema 4's
     batches = [{"id": i, "type": t, "params": _Fields(store, "batches", i).load("params", p),
                 "seed": s, "count": c,
                 "next_seed": ns, "candidates": cand, "duplicates": d, "off_level": o,
-                "started_at": st, "updated_at": up}
-               for i, t, p, s, c, ns, cand, d, o, st, up in store.execute(
+                "skipped": sk, "off_band": ob, "started_at": st, "updated_at": up}
+               for i, t, p, s, c, ns, cand, d, o, sk, ob, st, up in store.execute(
                    "SELECT id, type, params, seed, count, next_seed, candidates, duplicates, "
-                   "off_level, started_at, updated_at FROM batches ORDER BY id")]
+                   f"off_level, {counts}, started_at, updated_at FROM batches ORDER BY id")]
     if filters.type is not None:
         batches = [b for b in batches if b["type"] == filters.type]
     if not groups and not variants and not bins:

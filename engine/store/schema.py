@@ -87,11 +87,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             started TEXT NOT NULL,
             taken_at TEXT NOT NULL,
             beat_at TEXT NOT NULL)""",),
+    # 4: puzzles made to a band of the step rating (gen and batch --rating): the rating in
+    # a column of its own (``db query --rating LO-HI``; a record written before keeps it
+    # in meta, copied here); a batch's seeds skipped (the strategy found no puzzle) and
+    # off the band.
+    ("ALTER TABLE puzzles ADD COLUMN rating REAL",
+     """UPDATE puzzles SET rating = json_extract(meta, '$.rating.score')
+        WHERE json_valid(meta) AND json_type(meta, '$.rating.score') IN ('real', 'integer')""",
+     "CREATE INDEX puzzles_type_rating ON puzzles(type, rating)",
+     "ALTER TABLE batches ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0",
+     "ALTER TABLE batches ADD COLUMN off_band INTEGER NOT NULL DEFAULT 0"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The version reading a store needs (``db``, ``render``): the later steps add only what
-#: writers use (3: owners), so a store that is read is not written for them (and an older
-#: store in a read-only file stays readable).
+#: writers use (3: owners; 4: the rating column and the batches' counts of skipped and
+#: off-band seeds, which a reader of an older store takes as none), so a store that is
+#: read is not written for them (and an older store in a read-only file stays readable).
 READ_VERSION = 2
 
 #: The tables each version has (a store that lacks one is damaged, or not ours).

@@ -231,10 +231,12 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------
     def add(self, entries: Iterable[Entry], batch: Batch | None = None, next_seed: int | None = None,
-            candidates: int = 0, off_level: int = 0) -> Added:
+            candidates: int = 0, off_level: int = 0, skipped: int = 0,
+            off_band: int = 0) -> Added:
         """Store ``entries`` in one transaction, each refused when its key is stored
         already (its variants and bins with it); with ``batch``, the batch's progress
-        (``next_seed``, counts) in the same transaction."""
+        (``next_seed``, counts: seeds off the level, skipped, off the rating band) in the
+        same transaction."""
         added = Added()
         stamp = now()
         conn = self.conn
@@ -252,11 +254,13 @@ class Store:
                     "INSERT OR IGNORE INTO puzzles (type, params, key, canonical, instance, "
                     "solution, level, grade, complexity, complexity_level, seed, plugin, "
                     "plugin_version, solver, solver_version, engine_version, meta, batch_id, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "created_at, rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "?, ?, ?, ?)",
                     (e.type, e.params, e.key, e.canonical, e.instance, e.solution, e.level,
                      e.grade, e.complexity, e.complexity_level, e.seed, c["plugin"],
                      c["plugin_version"], c["solver"], c["solver_version"],
-                     c["engine_version"], e.meta, batch.id if batch else None, stamp))
+                     c["engine_version"], e.meta, batch.id if batch else None, stamp,
+                     e.rating))
                 if cursor.rowcount == 0:
                     added.duplicates += 1
                     continue
@@ -265,10 +269,10 @@ class Store:
                 conn.executemany(
                     "INSERT INTO puzzles (type, params, key, instance, solution, variant_of, "
                     "variant, level, grade, seed, plugin, plugin_version, solver, "
-                    "solver_version, engine_version, meta, batch_id, created_at) "
+                    "solver_version, engine_version, meta, batch_id, created_at, rating) "
                     "SELECT type, params, key, ?, ?, id, ?, level, grade, seed, plugin, "
                     "plugin_version, solver, solver_version, engine_version, meta, batch_id, "
-                    "created_at FROM puzzles WHERE id = ?",
+                    "created_at, rating FROM puzzles WHERE id = ?",
                     [(instance, solution, k, source) for k, instance, solution in e.variants])
                 added.variants += len(e.variants)
                 for name, level, key, instance in e.bins:
@@ -280,9 +284,11 @@ class Store:
             if batch is not None:
                 conn.execute("UPDATE batches SET next_seed = ?, candidates = candidates + ?, "
                              "duplicates = duplicates + ?, off_level = off_level + ?, "
+                             "skipped = skipped + ?, off_band = off_band + ?, "
                              "updated_at = ? WHERE id = ?",
                              (next_seed if next_seed is not None else batch.next_seed,
-                              candidates, added.duplicates, off_level, stamp, batch.id))
+                              candidates, added.duplicates, off_level, skipped, off_band,
+                              stamp, batch.id))
         if batch is not None:
             if next_seed is not None:
                 batch.next_seed = next_seed
@@ -292,5 +298,10 @@ class Store:
         return added
 
     # -- reading -------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """The store's schema version (a reader may see an older one: ``READ_VERSION``)."""
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
     def execute(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, args)

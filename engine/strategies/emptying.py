@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import calls, processes
-from ..errors import PluginError
+from ..errors import NothingFound, PluginError
 from ..hookspecs import Emptying as EmptyingHooks
 from ..types import Board, Param
 from ..record import Puzzle, stamped
@@ -495,7 +495,7 @@ class _Run:
                           solution=full):
                 break
         else:
-            raise PluginError(f"accept_puzzle ({calls.owner(ptype)}) refused {MAX_DRAWS} "
+            raise NothingFound(f"accept_puzzle ({calls.owner(ptype)}) refused {MAX_DRAWS} "
                               "puzzles in a row")
 
         grid = tuple(board)

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from .. import calls
-from ..errors import PluginError, PuzzleInputError
+from ..errors import NothingFound, PluginError, PuzzleInputError
 from ..criteria import Verdict
 from ..hookspecs import GradingSession, Growing
 from ..types import Param, Status
@@ -129,7 +129,7 @@ class GrowingStrategy(Strategy):
             if kept:
                 break
         else:
-            raise PluginError(f"growing {calls.owner(ptype)} found no accepted level in "
+            raise NothingFound(f"growing {calls.owner(ptype)} found no accepted level in "
                               f"{options['restarts']} bases (seed {seed}); raise --restarts")
         backend = engine.backend
         puzzles = [Puzzle(**stamped(ptype, params, seed, backend, calls0, start),

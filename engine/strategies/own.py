@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from .. import calls
-from ..errors import PluginError
+from ..errors import NothingFound
 from ..hookspecs import OwnGenerator
 from ..types import Param
 from ..record import Puzzle, stamped
@@ -44,7 +44,7 @@ class OwnStrategy(Strategy):
                 break
         else:
             timed = f", {unknown} of them timed out" if unknown else ""
-            raise PluginError(f"{calls.owner(ptype)}: none of {options['draws']} drawn puzzles "
+            raise NothingFound(f"{calls.owner(ptype)}: none of {options['draws']} drawn puzzles "
                               f"was accepted by '{criterion.name}' (seed {seed}{timed}); "
                               "raise --draws")
         backend = engine.backend

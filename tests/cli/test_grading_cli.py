@@ -233,8 +233,11 @@ def test_gen_difficulty_keeps_only_the_level_asked_for(trained, tmp_path):
     assert json.loads(again.stdout)["levels_by"]["svm"] == "expert"
     # the same seed, asked for a level it does not have, with a single attempt: a clear error
     other = next(label for label in LABELS if label != "expert")
-    one_line_error(run("gen", "sudoku", "--seed", str(record["seed"]), "--model", model,
-                       "--difficulty", other, "--attempts", "1"), f"no '{other}' puzzle in 1 attempts")
+    missed = run("gen", "sudoku", "--seed", str(record["seed"]), "--model", model,
+                 "--difficulty", other, "--attempts", "1")
+    assert missed.exit_code == 3, missed.output  # nothing found, not bad input (#42.2)
+    assert missed.stderr.count("\n") == 1 and f"no '{other}' puzzle in 1 attempts" in \
+        missed.stderr, missed.stderr
     one_line_error(run("gen", "sudoku", "--model", model, "--difficulty", "hard"),
                    "unknown --difficulty 'hard'", "simple, easy, intermediate, expert")
     # in two worker processes: the same puzzle, the same note (#40)

@@ -391,6 +391,23 @@ ROWS = [
     fast(["specs", "--show", "nonesuch"], ["bad --show 'nonesuch': no shipped spec of that "
                                            "name (shipped: ", "wine-merchant"]),
     fast(["db", "export", "{tmp}/nowhere.db", "--draw", "1"], ["--draw needs --limit"]),
+    # -- round 6: pipeline (gen/batch --rating LO-HI, db query --rating)
+    fast(["gen", "sudoku", "--rating", "7-6"], ["bad --rating '7-6': the low end 7 is above the "
+                                                "high end 6"]),
+    fast(["gen", "sudoku", "--rating", "x"], ["bad --rating 'x': expected LO-HI"]),
+    fast(["gen", "sudoku", "--rating", "0-20"], ["bad --rating '0-20': 20 is outside the step "
+                                                 "rating's scale, 0 to 12"]),
+    fast(["gen", "sudoku", "--rating", "nan-2"], ["bad --rating 'nan-2'"]),
+    fast(["batch", "sudoku", "--count", "2", "--db", "{tmp}/r.db", "--rating", "7-6"],
+         ["bad --rating '7-6'"]),
+    fast(["gen", "polyomino-math", "--rating", "1-2"], ["--rating: puzzle 'polyomino-math' has "
+                                                        "no step rating"]),
+    fast(["batch", "logic", "--count", "2", "--db", "{tmp}/r.db", "--rating", "1-2"],
+         ["--rating: puzzle 'logic' has no step rating"]),
+    fast(["gen", "sudoku", "--rating", "1-2", "--resume", "--out", "{tmp}/r.txt", "--format",
+          "line"], ["--resume with --rating needs --out FILE and --format json"]),
+    fast(["db", "query", "{tmp}/nowhere.db", "--rating", "9-x"], ["bad --rating '9-x'"]),
+    fast(["db", "stats", "{tmp}/nowhere.db", "--rating", "-"], ["bad --rating '-'"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),

@@ -47,7 +47,7 @@ class Seeds:
             self.closed = True
 
 
-def missed(first, last):
+def missed(first, last, why=None):
     return PuzzleInputError(f"missed {first}..{last}")
 
 

@@ -638,7 +638,7 @@ def test_an_older_store_gets_the_owners_table(cli, tmp_path):
         assert proc.returncode == 0, proc.stderr
     assert path.read_bytes() == before
     with Store(path) as store:
-        assert store.execute("PRAGMA user_version").fetchone()[0] == 3 == SCHEMA_VERSION
+        assert store.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 3
         batch, created = store.run_batch("sudoku", {}, {}, 1, 5, lambda: 0)
         assert created and store.execute("SELECT count(*) FROM owners").fetchone()[0] == 1
 
