@@ -4,6 +4,8 @@
     .venv/bin/python benchmarks/bench_combination.py --boards 4x4,5x5 --colours 2 --bias harder
     .venv/bin/python benchmarks/bench_combination.py --boards 4x4 --colours 2 --against b2b55a7
     .venv/bin/python benchmarks/bench_combination.py --boards 4x4 --colours 2 --where 20
+    .venv/bin/python benchmarks/bench_combination.py --boards 6x6 --colours 2 --solvers sat \
+        --gen-args "--start full --walls 10 --holes 2"
 
 Each case runs ``puzzle-engine gen combination --width W --height H --colours C --keep all
 --count 1000000 --seed 1 --workers K --format json --out FILE`` for --seconds of wall time,
@@ -191,6 +193,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="gen --workers (default 2)")
     ap.add_argument("--bias", choices=("none", "harder", "easier"), default="none")
     ap.add_argument("--carry", type=int, default=None, help="gen --carry (default: gen's)")
+    ap.add_argument("--gen-args", default="", metavar="ARGS",
+                    help="more options for gen, e.g. '--start full --walls 10 --holes 2'")
     ap.add_argument("--against", metavar="REV", help="also run every case on revision REV")
     ap.add_argument("--json", metavar="FILE", help="append every case's figures to FILE")
     ap.add_argument("--where", type=int, metavar="N", help="instead of the rate: where the "
@@ -209,6 +213,7 @@ def main() -> None:
         return
 
     extra = [] if args.bias == "none" else ["--bias", args.bias]
+    extra += args.gen_args.split()
     if args.carry is not None:
         extra += ["--carry", str(args.carry)]
     old_python = None

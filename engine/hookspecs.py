@@ -524,7 +524,8 @@ class EngineServices(Protocol):
 #   FlatBoard        board_size, structure, givens, checker_data     a flat board instance
 #   Emptying         (FlatBoard +) random_solution, verify_solution, strategy emptying
 #                    choose_square, is_remove_valid
-#   Growing          random_base, grow, complete, extensions         strategy growing
+#   Growing          random_base, grow, complete, extensions,        strategy growing
+#                    random_full, shrink (--start full)
 #   OwnGenerator     generate                                        strategy own
 #
 # **How the engine asks "does this type have facet F": ``isinstance(ptype, F)``, and
@@ -1089,6 +1090,23 @@ class Growing:
         different solutions, under ``unique``), the strategy takes it as solvable and
         refused with no solver call. They must be true solutions. Default: none."""
         return ()
+
+    def random_full(self, params: Mapping[str, Any], base: Instance, rng: random.Random
+                    ) -> tuple[Instance, Solution] | None:
+        """Optional, for ``--start full``: a random full instance on ``base`` (one of
+        ``random_base``; for pieces on a board: the board filled with pieces until no
+        square takes one more) and a solution of it that the type built itself, or
+        ``None`` to draw again. The strategy draws ``--fills`` of them on one base (one
+        flattened model serves them all) and takes elements away from each accepted one
+        (``shrink``) while the criterion still accepts it."""
+        raise NotImplementedError
+
+    def shrink(self, params: Mapping[str, Any], instance: Instance, solution: Solution,
+               rng: random.Random) -> Sequence[tuple[Instance, Solution]]:
+        """Optional, for ``--start full``: the instances one element smaller than
+        ``instance``, each with a true solution of its own built from ``solution`` (a
+        solution of ``instance``), in the order to try them; empty when none is left."""
+        raise NotImplementedError
 
 
 class OwnGenerator:

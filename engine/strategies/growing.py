@@ -10,6 +10,14 @@ With ``--bias harder`` (``easier``), once a level has been kept, a candidate is 
 if its search is harder (easier) than the current level's: the mean search nodes of the
 type's grader over ``--bias-runs`` random orders (``Grader.nodes``). The paper biased its
 search this way to find harder or easier levels.
+
+With ``--start full`` the level goes the other way: the type draws a random full level
+with a solution it built itself (``random_full``: for Combination, a board filled with
+pieces until no square takes one more), and takes one element away at a time
+(``shrink``: each candidate comes with a solution of its own) while the criterion still
+accepts it. Every level on the way is accepted; the last is the puzzle. Only the
+criterion's acceptance decides (never the solver's solution), so a seed gives the same
+levels on every exact solver. ``--bias`` works as it does when growing.
 """
 from __future__ import annotations
 
@@ -27,6 +35,9 @@ from .base import GenResult, Strategy, check_range
 
 MAX_RESTARTS = 100
 MAX_BIAS_RUNS = 1000
+MAX_FILLS = 100_000
+#: The solver whose search nodes measure candidates under --bias with --start full.
+BIAS_SOLVER = "gecode"
 
 
 class GrowingStrategy(Strategy):
@@ -44,6 +55,9 @@ class GrowingStrategy(Strategy):
         Param("carry", int, 1, "Unsolvable levels grown through in a row when no candidate "
               "of a step is solvable (0: stop there)."),
         Param("restarts", int, 20, "New bases drawn when a growth ends with no accepted level."),
+        Param("fills", int, 25, "With --start full: random full levels drawn on one base."),
+        Param("start", str, "base", "'base': grow from a random base (the paper's method); "
+              "'full': take elements away from a random full level while it stays accepted."),
     )
 
     def make_options(self, values, workers: int = 1) -> dict[str, Any]:
@@ -51,22 +65,37 @@ class GrowingStrategy(Strategy):
         check_range("max_steps", options["max_steps"], 1)
         check_range("tries", options["tries"], 1)
         check_range("restarts", options["restarts"], 1, MAX_RESTARTS)
+        check_range("fills", options["fills"], 1, MAX_FILLS)
         check_range("bias_runs", options["bias_runs"], 1, MAX_BIAS_RUNS)
         check_range("carry", options["carry"], 0, options["max_steps"])
-        for name, allowed in (("keep", ("last", "all")), ("bias", ("none", "harder", "easier"))):
+        for name, allowed in (("keep", ("last", "all")), ("bias", ("none", "harder", "easier")),
+                              ("start", ("base", "full"))):
             if options[name] not in allowed:
                 raise PuzzleInputError(f"bad --{name} '{options[name]}': expected "
                                        f"{' or '.join(allowed)}")
         return options
+
+    def record_options(self, options) -> dict[str, Any]:
+        # --start base leaves --start and --fills out of the record (it uses no fills),
+        # so records made before --start existed resume as they are.
+        if options["start"] == "base":
+            return {k: v for k, v in options.items() if k not in ("start", "fills")}
+        return dict(options)
 
     def generate(self, engine, ptype, params, seed: int, options) -> GenResult:
         graders = []  # the grader of --bias, made when first needed
 
         def hardness(instance) -> float:
             if not graders:
-                graders.append(_grader(engine, ptype, params))
+                # --start full measures on Gecode whatever the engine's solver, so that a
+                # seed's levels do not depend on the solver that judges them (the SAT
+                # back end reports no nodes at all).
+                graders.append(_grader(engine if options["start"] == "base"
+                                       else engine.on(BIAS_SOLVER), ptype, params))
             return graders[0].nodes(instance, options["bias_runs"])
         try:
+            if options["start"] == "full":
+                return self._shrink(engine, ptype, params, seed, options, hardness)
             return self._grow(engine, ptype, params, seed, options, hardness)
         finally:
             for grader in graders:
@@ -140,6 +169,87 @@ class GrowingStrategy(Strategy):
                    for inst, verdict, step, fields in kept]
         return GenResult(puzzles[-1], [], kept=puzzles if options["keep"] == "all" else [])
 
+
+    def _shrink(self, engine, ptype, params, seed: int, options, hardness) -> GenResult:
+        """``--start full``: on one random base, ``--fills`` random full levels; from each
+        one accepted, one element fewer at a time while the criterion accepts it (see the
+        module's docstring)."""
+        start, calls0 = time.perf_counter(), engine.backend.calls
+        rng = random.Random(seed)
+        criterion = engine.criterion(ptype)
+        bias = options["bias"]
+
+        def accepted(instance, solution) -> bool:
+            verdict = criterion.judge(engine, ptype, params, instance)
+            return bool(verdict.accepted) and \
+                calls.flag(ptype, "complete", params=params, instance=instance) and \
+                calls.flag(ptype, "accept_puzzle", params=params, instance=instance,
+                           solution=solution)
+
+        kept: list = []  # (instance, solution, step, fields)
+        seen: set = set()
+        measure = None  # under --bias, the search nodes of the last level kept
+        for restart in range(options["restarts"]):
+            base = calls.call(ptype, "random_base", params=params, rng=rng)
+            for fill in range(options["fills"]):
+                drawn = calls.call(ptype, "random_full", params=params, base=base, rng=rng)
+                if drawn is None:
+                    continue
+                if not isinstance(drawn, (list, tuple)) or len(drawn) != 2:
+                    raise calls.bad_result("random_full", ptype, drawn,
+                                           "(instance, solution) or None")
+                current, solution = drawn
+                if current in seen or not accepted(current, solution):
+                    continue
+                seen.add(current)
+                fields = {"fill": fill}
+                if bias != "none":  # a full level too must beat the last one kept
+                    nodes = hardness(current)
+                    if kept and not (nodes > measure if bias == "harder" else nodes < measure):
+                        continue
+                    measure = nodes
+                    fields["bias_nodes"] = round(nodes, 2)
+                kept.append((current, solution, 0, fields))
+                for step in range(1, options["max_steps"] + 1):
+                    candidates = calls.call(ptype, "shrink", params=params, instance=current,
+                                            solution=solution, rng=rng)
+                    if not isinstance(candidates, (list, tuple)) or not all(
+                            isinstance(c, (list, tuple)) and len(c) == 2 for c in candidates):
+                        raise calls.bad_result("shrink", ptype, candidates,
+                                               "a list of (instance, solution)")
+                    chosen = None
+                    for candidate, known in candidates[:options["tries"]]:
+                        if candidate in seen or not accepted(candidate, known):
+                            continue
+                        nodes = None
+                        if bias != "none":
+                            nodes = hardness(candidate)
+                            if not (nodes > measure if bias == "harder" else nodes < measure):
+                                continue
+                        chosen = (candidate, known, nodes)
+                        break
+                    if chosen is None:
+                        break
+                    current, solution, nodes = chosen
+                    seen.add(current)
+                    fields = {"fill": fill}
+                    if nodes is not None:
+                        measure = nodes
+                        fields["bias_nodes"] = round(nodes, 2)
+                    kept.append((current, solution, step, fields))
+            if kept:
+                break
+        else:
+            raise PluginError(f"growing {calls.owner(ptype)} --start full found no accepted "
+                              f"level in {options['restarts']} bases of {options['fills']} "
+                              f"full levels each (seed {seed}); raise --restarts or --fills")
+        backend = engine.backend
+        puzzles = [Puzzle(**stamped(ptype, params, seed, backend, calls0, start),
+                          instance=inst, solution=solution,
+                          options=self.record_options(options),
+                          extra={"step": step, "restarts": restart, **fields})
+                   for inst, solution, step, fields in kept]
+        return GenResult(puzzles[-1], [], kept=puzzles if options["keep"] == "all" else [])
 
     @staticmethod
     def _judge(engine, ptype, params, criterion, parent, solution, candidate):

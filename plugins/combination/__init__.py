@@ -25,7 +25,7 @@ from puzzle_engine import (Codec, Drawing, Explanation, Grading, Growing, Param,
                            PuzzleInputError, PuzzleType, SplitModel, Symmetry, hookimpl)
 from puzzle_engine.grid import board_images
 
-from . import drawing, explain, tidy, words
+from . import drawing, explain, placements, tidy, words
 from .level import ATTACKS, COLOURS, Level, Piece, piece_sets
 from .rules import renaming, safe
 from .squares import EMPTY, HOLE, WALL
@@ -153,6 +153,25 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
                 if len(found) == EXTENSIONS:
                     break
         return found
+
+    def random_full(self, params, base, rng):
+        # The base filled with pieces until no square takes one more: the level of that
+        # placement's pieces, and the placement (a solution); None when a colour found
+        # no square (the level would lack it).
+        placement = placements.fill(base.board, base.width, params["colours"],
+                                    params["pieces"].split(","), rng)
+        level = base._replace(pieces=placements.pieces_of(placement))
+        if not self.complete(params, level):
+            return None
+        return level, self.solution_key(params, placement)
+
+    def shrink(self, params, instance, solution, rng):
+        # A piece fewer, taken from the known placement where that leaves it valid. Each
+        # placement is given as the model keeps it (colours of identical piece sets in
+        # the order of their first square: solution_key), so a record's solution is the
+        # one every solver finds.
+        return [(level, self.solution_key(params, placement))
+                for level, placement in placements.removals(instance, solution, rng)]
 
     def complete(self, params, instance):
         return {p.colour for p in instance.pieces} == set(range(1, params["colours"] + 1))
