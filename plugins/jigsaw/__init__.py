@@ -38,9 +38,9 @@ class Jigsaw(SudokuVariant):
                                    f"{MAX_VARIANT_SIZE}")
         return {"size": n}
 
-    def region_of(self, params, board) -> list[int]:
+    def region_of(self, params, board) -> tuple[int, ...]:
         n = params["size"]
-        return list(board[n * n:2 * n * n])
+        return tuple(board[n * n:2 * n * n])
 
     def units(self, params, instance):
         return lines_of(params["size"]) + [

@@ -42,9 +42,9 @@ class Killer(SudokuVariant):
         _, r, c = logic.dims(params)
         return {"r": r, "c": c}
 
-    def cage_of(self, params, board) -> list[int]:
+    def cage_of(self, params, board) -> tuple[int, ...]:
         n = params["size"]
-        return list(board[n * n:2 * n * n])
+        return tuple(board[n * n:2 * n * n])
 
     def sums(self, params, board) -> dict[int, int]:
         """Each cage's sum, by cage number."""

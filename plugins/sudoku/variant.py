@@ -214,7 +214,7 @@ class SudokuVariant(GridPuzzle, Explanation, Drawing, Play):
     def parse_digits(self, text: str, raw: dict[str, Any]) -> tuple[dict[str, Any], tuple]:
         """The digits block, with Sudoku's reader (``raw`` holds the size or box)."""
         params, board = parse(text, raw)
-        return self.check_size(params), board
+        return self.check_params(self.check_size(params)), board
 
     def check_units(self, params, board) -> tuple:
         """``board``, refused in one line when a unit holds a value twice."""
