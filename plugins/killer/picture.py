@@ -46,16 +46,17 @@ def cages(drawing: GridDrawing, cage: Sequence[int], sums: Mapping[int, int]) ->
             else:   # a vertical side, ends above and below
                 x = x0 + d if dc < 0 else x1 - d
                 segment(layer, x, y0 + ends[0], x, y1 - ends[1])
+    sums_layer = drawing.group("sums")  # above the outlines
+    size = SUM_SIZE * cell
     for g, squares in labelled(cage).items():
         r, c = divmod(squares[0], n)
-        size = SUM_SIZE * cell
         text = str(sums[g])
-        ET.SubElement(drawing.group("sum-patch"), f"{{{SVG_NS}}}rect", {
+        ET.SubElement(sums_layer, f"{{{SVG_NS}}}rect", {
             "x": num(drawing.x(c) + 1.5), "y": num(drawing.y(r) + 1.5),
             "width": num(0.62 * size * len(text) + 2), "height": num(size + 1),
             "fill": "#ffffff"})
         drawing.text(drawing.x(c) + 2.5, drawing.y(r) + 1.5 + size / 2, text, size,
-                     anchor="start", name="sum")
+                     anchor="start", name="sum", parent=sums_layer)
 
 
 def segment(layer: ET.Element, x1: float, y1: float, x2: float, y2: float) -> None:
