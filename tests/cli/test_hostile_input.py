@@ -408,6 +408,17 @@ ROWS = [
           "line"], ["--resume with --rating needs --out FILE and --format json"]),
     fast(["db", "query", "{tmp}/nowhere.db", "--rating", "9-x"], ["bad --rating '9-x'"]),
     fast(["db", "stats", "{tmp}/nowhere.db", "--rating", "-"], ["bad --rating '-'"]),
+    # -- round 6: variants (sudoku-x, jigsaw, killer)
+    (["check", "sudoku-x", "1" + "." * 34 + "1"],
+     ["conflicting givens: 1 appears twice in the main diagonal"]),
+    (["check", "jigsaw", "....4.3..1....2.....5..1........4.../"
+                         "AAABBBCAABBBCADDDDCCEDFDCCEEFFEEEFFA"],
+     ["region A must be 6 squares joined side by side (it has 7)"]),
+    fast(["gen", "jigsaw", "--size", "12"], ["bad size 12: jigsaw boards run from 4 to 9"]),
+    (["check", "killer", "....3....1....4./AAAABBCCDDCEDDEE/10,5,7,10,99"],
+     ["bad sum '99' of cage E (3 squares hold 1 to 9)"]),
+    (["check", "killer", "....3....1....4./AAAABBCCDDCEDDEE/10,5,7,10"],
+     ["the cages use 5 letters", "but 4 sums are given"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),

@@ -192,7 +192,7 @@ def test_every_built_in_type_that_draws_says_its_rules_and_the_play_page_shows_t
     host = get_host()
     drawn = [t for t in host.types.values() if isinstance(t, (Drawing, Play))]
     assert {t.name for t in drawn} == {"sudoku", "fillomino", "combination", "logic",
-                                       "polyomino-math"}
+                                       "polyomino-math", "sudoku-x", "jigsaw", "killer"}
     for ptype in drawn:
         params = calls.canonical_params(ptype, {})
         text = calls.rules(ptype, params)
