@@ -391,6 +391,15 @@ ROWS = [
     fast(["specs", "--show", "nonesuch"], ["bad --show 'nonesuch': no shipped spec of that "
                                            "name (shipped: ", "wine-merchant"]),
     fast(["db", "export", "{tmp}/nowhere.db", "--draw", "1"], ["--draw needs --limit"]),
+    # -- round 6: grey (--symmetry of the emptying strategy: refused before any removal)
+    fast(["gen", "sudoku", "--symmetry", "spin", "--out", "{tmp}/new.jsonl", "--format", "json"],
+         ["bad --symmetry 'spin': expected one of none, rot180, rot90, mirror, diagonal"]),
+    fast(["gen", "fillomino", "--rows", "5", "--cols", "6", "--symmetry", "rot90", "--out",
+          "{tmp}/new.jsonl", "--format", "json"],
+         ["--symmetry rot90 needs a square board; this one is 5x6"]),
+    fast(["batch", "fillomino", "--rows", "4", "--cols", "7", "--symmetry", "diagonal",
+          "--count", "1", "--db", "{tmp}/new.db"],
+         ["--symmetry diagonal needs a square board; this one is 4x7"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
