@@ -50,6 +50,36 @@ class GridPuzzle(PuzzleType, Codec, Emptying, Grading):
         rows, cols = self.shape(params)
         return rows * cols
 
+    def orbits(self, params: Mapping[str, Any], symmetry: str) -> list[frozenset[int]]:
+        """The orbits of the rows x cols board's squares (row by row) under ``symmetry``;
+        a quarter turn and the diagonal need a square board."""
+        rows, cols = self.shape(params)
+        image = {
+            "rot180": lambda r, c: (rows - 1 - r, cols - 1 - c),
+            "mirror": lambda r, c: (r, cols - 1 - c),
+            "rot90": lambda r, c: (c, rows - 1 - r),
+            "diagonal": lambda r, c: (c, r),
+        }.get(symmetry)
+        if image is None:
+            raise PuzzleInputError(f"bad --symmetry {symmetry!r}: expected one of rot180, rot90, "
+                                   "mirror, diagonal")
+        if symmetry in ("rot90", "diagonal") and rows != cols:
+            raise PuzzleInputError(f"--symmetry {symmetry} needs a square board; this one is "
+                                   f"{rows}x{cols} (rows x columns): use rot180 or mirror")
+        seen: dict[int, frozenset[int]] = {}
+        for square in range(rows * cols):
+            if square in seen:
+                continue
+            orbit, (r, c) = {square}, divmod(square, cols)
+            while True:
+                r, c = image(r, c)
+                if r * cols + c in orbit:
+                    break
+                orbit.add(r * cols + c)
+            for i in orbit:
+                seen[i] = frozenset(orbit)
+        return list(dict.fromkeys(seen.values()))
+
     # -- the Codec and Grading methods, for a board ------------------------------------------
     def to_json(self, params, instance: Board, solution: Board | None) -> dict[str, Any]:
         _, cols = self.shape(params)

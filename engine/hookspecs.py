@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -199,6 +199,13 @@ class Strategy(Protocol):
     def record_options(self, options: Any) -> dict[str, Any]:
         """The options that decide the puzzle, as JSON: kept in every record and compared
         when a batch is resumed."""
+
+    @optional
+    def check_options(self, ptype: PuzzleType, params: Mapping[str, Any], options: Any) -> None:
+        """Raise ``PuzzleInputError`` (one line) when ``options`` cannot be used with this
+        type and these params (the emptying strategy: a ``--symmetry`` the board does not
+        allow). Called by ``gen`` and ``batch`` before any file is made and any solver
+        asked; ``generate`` still refuses them on its own. Default: nothing to check."""
 
     def generate(self, engine: EngineServices, ptype: PuzzleType, params: Mapping[str, Any],
                  seed: int, options: Any) -> GenResult:
@@ -1018,8 +1025,24 @@ class Emptying(FlatBoard):
     def choose_square(self, params: Mapping[str, Any], board: Any, candidates: frozenset[int],
                       rng: random.Random, solution: Any) -> int:
         """ChooseSquare: one of ``candidates`` (given squares not yet tried, never a
-        structure square) to empty next."""
+        structure square) to empty next. With ``--symmetry``, the square chosen stands for
+        its orbit: the squares of the orbits tried are no longer candidates."""
         return rng.choice(sorted(candidates))
+
+    def orbits(self, params: Mapping[str, Any], symmetry: str) -> Sequence[Iterable[int]] | None:
+        """The board's squares under ``symmetry`` (``--symmetry``: ``rot180``, a half turn;
+        ``rot90``, a quarter turn; ``mirror``, left to right; ``diagonal``, about the main
+        diagonal), as orbits: a partition of the squares 0..n-1 in which each square's
+        orbit holds it and its images (one square where it is its own image). With a
+        symmetry, a *removal* is an orbit: the emptying strategy empties the square that
+        ``choose_square`` chose and the rest of its orbit at once (structure squares
+        stay), asks ``is_remove_valid`` once for the lot, and keeps or restores them
+        together, so that the givens are symmetric; the puzzle is *minimal* when no further
+        orbit can be removed. Raise ``PuzzleInputError`` for a symmetry these params do not
+        allow (a quarter turn of a board that is not square), in one line. Default ``None``:
+        the type does not say, and ``--symmetry`` other than ``none`` is refused.
+        ``GridPuzzle`` gives the orbits of its rows x cols board, row by row."""
+        return None
 
     def is_remove_valid(self, params: Mapping[str, Any], board: Any, index: int, solution: Any,
                         checker: RemovalChecker, max_solutions: int) -> bool:
@@ -1031,7 +1054,10 @@ class Emptying(FlatBoard):
         A type may decide a removal itself (exactly) and ask the checker only where it
         cannot. ``board`` with ``index`` given again is a board the strategy accepted (or
         ``solution``): with ``max_solutions`` 1, another solution of ``board`` differs from
-        ``solution`` at ``index``. ``checker.note(label)`` names the path that decided; the
+        ``solution`` at ``index``. With ``--symmetry`` (``orbits``), the removal is
+        ``index``'s whole orbit: ``board`` has every square of it emptied, ``board`` with
+        the orbit given again is the board the strategy accepted, and another solution
+        differs from ``solution`` somewhere in the orbit. ``checker.note(label)`` names the path that decided; the
         record counts the removals of each path under ``removals``. A note promises an
         exact decision: the engine's checker then takes an accepted ``board`` as proven
         (with ``max_solutions`` 1, unique); a silent acceptance teaches it nothing.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The pictures of docs/user-guide.md, made by the render command itself: a 9x9 and a
-# 16x16 Sudoku and a Fillomino with its answer key, generated from fixed seeds and drawn
+# 16x16 Sudoku, a Fillomino and a Combination level, each of the last two with its answer
+# key, generated from fixed seeds and drawn
 # as PNG (needs the extra 'pdf': scripts/test.sh installs it, or pip install -e '.[pdf]').
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,3 +19,6 @@ for name in sudoku-9x9 sudoku-16x16; do
 done
 "$pe" render "$work/fillomino.jsonl" --paper fit --per-page 1 --title "Fillomino" --solutions --force \
   --out "$out/fillomino.png"
+"$pe" gen combination --seed 1 --format json --out "$work/combination.jsonl"
+"$pe" render "$work/combination.jsonl" --paper fit --per-page 1 --title "Combination" --solutions \
+  --force --out "$out/combination.png"

@@ -127,6 +127,8 @@ def batch(
         # call at a time: --probes 1).
         options = strategy.make_options({k: v for k, v in raw.items() if k in names},
                                         workers=workers if executor == "local" else 2)
+        if hasattr(strategy, "check_options"):  # optional in the contract
+            strategy.check_options(ptype, params, options)
         engine = _engine(host, ptype, solver, config, time_limit, params)
         complexity = getattr(options, "complexity", None)
         grading, judge = None, None

@@ -112,6 +112,8 @@ def gen(
                                                 if k not in strategy_names})
         options = strategy.make_options({k: v for k, v in raw.items() if k in strategy_names},
                                         workers=workers)
+        if hasattr(strategy, "check_options"):  # optional in the contract
+            strategy.check_options(ptype, params, options)
         complexity = getattr(options, "complexity", None)
         engine = _engine(host, ptype, solver, config, time_limit, params)
         grading = judge = None

@@ -54,6 +54,10 @@ class Strategy:
         when a batch is resumed)."""
         return dict(options)
 
+    def check_options(self, ptype, params, options) -> None:
+        """Options that do not suit this type and params: a one-line ``PuzzleInputError``
+        (none here)."""
+
     def generate(self, engine, ptype, params, seed: int, options) -> GenResult:
         raise NotImplementedError
 

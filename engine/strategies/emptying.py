@@ -7,6 +7,11 @@ bins every accepted board.
 The squares may be judged one by one, or many per solver call with bisection on failure
 (``--batch``), several calls at once (``--probes``), or the first failing square found by
 one optimising call (``--optimise``): the puzzle is the same.
+
+With ``--symmetry`` other than ``none``, a removal is an orbit of the board's squares
+under that symmetry (the type's ``orbits``): the chosen square and its images are emptied
+together, so that the givens are symmetric, and the puzzle is minimal when no further
+orbit can be removed. Orbits are judged one by one.
 """
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import calls, processes
-from ..errors import NothingFound, PluginError
+from ..errors import NothingFound, PluginError, PuzzleInputError
 from ..hookspecs import Emptying as EmptyingHooks
 from ..types import Board, Param
 from ..record import Puzzle, stamped
@@ -30,6 +35,8 @@ MAX_DRAWS = 100
 MAX_VARIANTS = 1000        # transformed variants of each puzzle
 MAX_SOLUTIONS = 1_000_000  # --max-solutions: solutions counted per check
 MAX_PROBES = 64
+#: ``--symmetry``: the symmetries of the givens (``none``: square by square).
+SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,7 @@ class GenOptions:
     batch: int = 1                  # most squares speculated per solver call (1 = one by one)
     probes: int = 1                 # with batch > 1: solver calls run at once
     optimise: bool = False          # with batch > 1: find a run's first failing square in one call
+    symmetry: str = "none"          # remove orbits of this symmetry (SYMMETRIES)
 
     def check(self) -> None:
         check_range("max_solutions", self.max_solutions, 1, MAX_SOLUTIONS)
@@ -48,10 +56,15 @@ class GenOptions:
         check_range("variants", self.variants, 0, MAX_VARIANTS)
         check_range("batch", self.batch, 1)
         check_range("probes", self.probes, 1, MAX_PROBES)
+        if self.symmetry not in SYMMETRIES:
+            raise PuzzleInputError(f"bad --symmetry {self.symmetry!r}: expected one of "
+                                   f"{', '.join(SYMMETRIES)}")
 
     def to_json(self) -> dict[str, Any]:
+        # symmetry only when set, so that the records of 'none' stay as they were
         return {"max_solutions": self.max_solutions, "target_empty": self.target_empty,
-                "complexity": self.complexity, "batch": self.batch}
+                "complexity": self.complexity, "batch": self.batch,
+                **({"symmetry": self.symmetry} if self.symmetry != "none" else {})}
 
 
 class _Speculation:
@@ -215,6 +228,10 @@ class EmptyingStrategy(Strategy):
         Param("optimise", bool, True, "With --batch: find the first failing square of a run in "
               "one optimising solver call (--bisect: by bisection); the puzzle is the same.",
               negative="bisect"),
+        Param("symmetry", str, "none", "Symmetric givens: empty squares in orbits of none, "
+              "rot180 (half turn), rot90 (quarter turn), mirror (left-right) or diagonal (the "
+              "main diagonal); rot90 and diagonal on square boards only. A puzzle is minimal "
+              "when no further orbit can be removed."),
     )
 
     def make_options(self, values, workers: int = 1) -> GenOptions:
@@ -231,6 +248,12 @@ class EmptyingStrategy(Strategy):
     def record_options(self, options: GenOptions) -> dict[str, Any]:
         return options.to_json()
 
+    def check_options(self, ptype, params, options: GenOptions) -> None:
+        """A ``--symmetry`` the type's board allows (its ``orbits``), before any output."""
+        if options.symmetry != "none":
+            n = calls.call(ptype, "board_size", params=params)
+            _Run.orbits(ptype, params, n, options.symmetry)
+
     def generate(self, engine, ptype, params, seed: int, options: GenOptions) -> GenResult:
         return _Run(engine).generate(ptype, params, seed, options)
 
@@ -244,6 +267,7 @@ class _Run:
         self.unverified = False  # the random solution's verification timed out
         self.vouched = False  # the type's verify_solution said True (``_confirm``)
         self.removals: dict[str, dict[str, int]] = {}  # decided removals by path (``_tally``)
+        self.orbit_of: dict[int, frozenset[int]] | None = None  # --symmetry: each square's orbit
 
     def _choose(self, ptype, params, board, tested, n, rng, full) -> int:
         candidates = frozenset(i for i in range(n) if i not in tested)
@@ -266,15 +290,45 @@ class _Run:
         holds 0 ("no clue here") is not one."""
         return sum(1 for i, v in enumerate(board) if not v and i not in self.fixed)
 
+    @staticmethod
+    def orbits(ptype, params, n, symmetry) -> dict[int, frozenset[int]]:
+        """Each square's orbit under ``symmetry``, from the type's ``orbits``, checked to
+        be a partition of the squares 0..n-1."""
+        found = calls.call(ptype, "orbits", params=params, symmetry=symmetry)
+        if found is None:
+            raise PuzzleInputError(f"--symmetry {symmetry}: {calls.owner(ptype)} does not say "
+                                   "how its squares map under a symmetry (no orbits)")
+        orbit_of: dict[int, frozenset[int]] = {}
+        try:
+            for orbit in found:
+                orbit = frozenset(orbit)
+                for i in orbit:
+                    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n \
+                            or i in orbit_of:
+                        raise ValueError
+                    orbit_of[i] = orbit
+        except (TypeError, ValueError):
+            orbit_of = {}
+        if len(orbit_of) != n:
+            raise calls.bad_result("orbits", ptype, found, f"a partition of the squares "
+                                   f"0..{n - 1}")
+        return orbit_of
+
     def _empty(self, ptype, params, full, checker, rng, options, accept):
-        """The loop of Algorithm 1, one square and one solver call at a time."""
+        """The loop of Algorithm 1, one square (or, with ``--symmetry``, one orbit) and one
+        solver call at a time."""
         n, board, tested = len(full), full, set(self.fixed)
         while len(tested) < n:
             if options.target_empty is not None and self._empties(board) >= options.target_empty:
                 break
             index = self._choose(ptype, params, board, tested, n, rng, full)
-            tested.add(index)
-            trial = board[:index] + (0,) + board[index + 1:]
+            if self.orbit_of is None:
+                tested.add(index)
+                trial = board[:index] + (0,) + board[index + 1:]
+            else:  # the whole orbit at once; structure squares stay
+                orbit = self.orbit_of[index] - self.fixed
+                tested |= orbit
+                trial = tuple(0 if i in orbit else v for i, v in enumerate(board))
             noting = _Noting(checker, self._sessions(ptype))
             verdict = self._valid(ptype, params, trial, index, full, noting, options)
             _tally(self.removals, verdict, noting.notes, bool(noting.asked))
@@ -460,6 +514,8 @@ class _Run:
         start, calls0 = time.perf_counter(), engine.backend.calls
         rng = random.Random(seed)
         n = engine.board_size(ptype, params)
+        if options.symmetry != "none":  # before any solver call: a bad board is one line
+            self.orbit_of = self.orbits(ptype, params, n, options.symmetry)
 
         for draw in range(1, MAX_DRAWS + 1):
             full = self._random_solution(ptype, params, rng)
@@ -480,7 +536,7 @@ class _Run:
                     compl_dict.setdefault(calls.level(complexity, ptype, params, p), []).append(p)
 
             try:
-                if options.batch > 1:
+                if options.batch > 1 and self.orbit_of is None:
                     board, tested = self._empty_batched(ptype, params, full, checker, rng,
                                                         options, accept)
                 else:

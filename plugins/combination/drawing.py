@@ -1,11 +1,13 @@
 """Combination drawn (``render_svg``): the board with its walls (dark squares) and holes
 (black rounds), the pieces to place listed under it, and in the answer key, each piece on
 its square. A piece is a disc of its colour bearing its chess symbol (rook, bishop or
-queen), so that a key printed in grey still tells the attacks apart; the list names the
-colours by letter."""
+queen), so that a key printed in grey still tells the attacks apart, and a white badge with
+its colour's letter (a, b, ...), so that it tells the colours apart too: two palette colours
+can print as the same grey (red and blue do). The list names the colours by the same
+letters."""
 from __future__ import annotations
 
-from puzzle_engine.render.svg import GridDrawing
+from puzzle_engine.render.svg import GridDrawing, num
 
 from .squares import HOLE, WALL
 
@@ -16,12 +18,20 @@ GLYPHS = {"rook": "\u265c", "bishop": "\u265d", "queen": "\u265b"}
 WALL_FILL = "#4d4d4d"
 
 
-def _piece(drawing, x, y, colour, attack, name, radius):
-    """A piece: a disc of its colour with the attack's chess symbol in white."""
+def _piece(drawing, x, y, colour, attack, name, radius, letter):
+    """A piece: a disc of its colour with the attack's chess symbol in white (outlined in
+    black), and at its
+    top right a white badge bearing ``letter``, its colour's name, in black."""
     group = drawing.group(name)
     drawing.disc(x, y, radius, PALETTE[(colour - 1) % len(PALETTE)], parent=group)
-    drawing.text(x, y, GLYPHS[attack], radius * 1.4, fill="#ffffff", name="glyph",
-                 parent=group)
+    glyph = drawing.text(x - radius * 0.12, y + radius * 0.06, GLYPHS[attack], radius * 1.25,
+                         fill="#ffffff", name="glyph", parent=group)
+    # outlined in black, so that the symbol stands out on the light colours too
+    glyph.set("stroke", "#000000")
+    glyph.set("stroke-width", num(radius * 0.06))
+    bx, by, br = x + radius * 0.62, y - radius * 0.62, radius * 0.48
+    drawing.disc(bx, by, br, "#ffffff", name="badge", parent=group)
+    drawing.text(bx, by - br * 0.12, letter, br * 1.6, bold=True, name="letter", parent=group)
     return group
 
 
@@ -42,7 +52,9 @@ def render_svg(level, solution, colour_names, attacks) -> str:
         for i, v in enumerate(solution):
             if v > 0:
                 x, y = drawing.centre(i)
-                _piece(drawing, x, y, v // 4, attacks[v % 4 - 1], "piece", cell * 0.4).set(
+                colour = v // 4
+                _piece(drawing, x, y, colour, attacks[v % 4 - 1], "piece", cell * 0.4,
+                       colour_names[colour - 1]).set(
                     "data-square", str(i))
     drawing.lines()
     step = (drawing.width - 8) / per_row
@@ -50,7 +62,8 @@ def render_svg(level, solution, colour_names, attacks) -> str:
         row, col = divmod(n, per_row)
         x = 4 + col * step + cell * 0.35
         y = drawing.bottom + 3 + (row + 0.5) * cell * 0.9
-        _piece(drawing, x, y, p.colour, p.attack, "legend", cell * 0.32)
+        _piece(drawing, x, y, p.colour, p.attack, "legend", cell * 0.32,
+               colour_names[p.colour - 1])
         drawing.text(x + cell * 0.45, y, f"\u00d7{p.count} {colour_names[p.colour - 1]}",
                      cell * 0.38, anchor="start", name="count")
     return drawing.to_string()

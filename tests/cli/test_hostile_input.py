@@ -419,6 +419,15 @@ ROWS = [
      ["bad sum '99' of cage E (3 squares hold 1 to 9)"]),
     (["check", "killer", "....3....1....4./AAAABBCCDDCEDDEE/10,5,7,10"],
      ["the cages use 5 letters", "but 4 sums are given"]),
+    # -- round 6: grey (--symmetry of the emptying strategy: refused before any removal)
+    fast(["gen", "sudoku", "--symmetry", "spin", "--out", "{tmp}/new.jsonl", "--format", "json"],
+         ["bad --symmetry 'spin': expected one of none, rot180, rot90, mirror, diagonal"]),
+    fast(["gen", "fillomino", "--rows", "5", "--cols", "6", "--symmetry", "rot90", "--out",
+          "{tmp}/new.jsonl", "--format", "json"],
+         ["--symmetry rot90 needs a square board; this one is 5x6"]),
+    fast(["batch", "fillomino", "--rows", "4", "--cols", "7", "--symmetry", "diagonal",
+          "--count", "1", "--db", "{tmp}/new.db"],
+         ["--symmetry diagonal needs a square board; this one is 4x7"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
