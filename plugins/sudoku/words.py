@@ -37,11 +37,14 @@ def _and(items) -> str:
 
 
 def _ruled_out(step: ExplainedStep) -> str:
-    """", so r4c9 can't be 2 or 7 and r4c3 can't be 2"."""
+    """"r4c9 can't be 2 or 7 and r4c1 and r4c3 can't be 2"."""
     by_square: dict[str, list[str]] = {}
     for f in (step.fact, *step.also):
         by_square.setdefault(f.square, []).append(f.value)
-    return _and([f"{x} can't be {' or '.join(vs)}" for x, vs in by_square.items()])
+    by_values: dict[tuple[str, ...], list[str]] = {}  # "r5c1 and r5c2 can't be 1"
+    for x, vs in by_square.items():
+        by_values.setdefault(tuple(vs), []).append(x)
+    return _and([f"{_and(xs)} can't be {' or '.join(vs)}" for vs, xs in by_values.items()])
 
 
 def _kind(name: str) -> str:
