@@ -18,17 +18,32 @@ NAMES = {
     "contradiction forcing chain": "Contradiction forcing chain", "nishio": "Nishio",
     "dynamic forcing chain": "Dynamic forcing chain",
     "unique rectangle": "Unique rectangle", "bug": "BUG", "deduction": "Deduction",
+    "xy-wing": "XY-wing", "xyz-wing": "XYZ-wing", "wing 4": "WXYZ-wing",
+    "wing 5": "VWXYZ-wing", "strong links 2": "Turbot fish",
+    "strong links 3": "X-chain of 3 strong links", "strong links 4": "X-chain of 4 strong links",
+    "strong links 5": "X-chain of 5 strong links", "strong links 6": "X-chain of 6 strong links",
+    "x-loop": "X-loop", "xy-loop": "XY-loop", "double forcing chain": "Double forcing chain",
 }
+#: The step rating's dynamic forms: "dynamic cell forcing chain", "dynamic+ ...".
+DYNAMIC = {"dynamic ": "Dynamic ", "dynamic+ ": "Dynamic+ "}
 #: A subset's name by its size; a fish's by its number of rows (or columns).
 SUBSETS = {2: "pair", 3: "triple", 4: "quad"}
 FISH = {2: "X-wing", 3: "Swordfish", 4: "Jellyfish"}
 CHAINS = ("x-chain", "xy-chain", "aic", "nice loop", "cell forcing chain",
           "region forcing chain", "contradiction forcing chain", "nishio",
-          "dynamic forcing chain", "unique rectangle", "bug", "chain")
+          "dynamic forcing chain", "unique rectangle", "bug", "chain", "xy-wing", "xyz-wing",
+          "wing 4", "wing 5", "strong links 2", "strong links 3", "strong links 4",
+          "strong links 5", "strong links 6", "x-loop", "xy-loop", "double forcing chain")
 
 
 def technique_name(technique: str) -> str | None:
-    return NAMES.get(technique)
+    if technique in NAMES:
+        return NAMES[technique]
+    for prefix, said in sorted(DYNAMIC.items(), reverse=True):  # ("dynamic+ " first)
+        base = technique[len(prefix):]
+        if technique.startswith(prefix) and base in NAMES and base in CHAINS:
+            return said + NAMES[base][:1].lower() + NAMES[base][1:]
+    return None
 
 
 def _and(items) -> str:
@@ -37,11 +52,14 @@ def _and(items) -> str:
 
 
 def _ruled_out(step: ExplainedStep) -> str:
-    """", so r4c9 can't be 2 or 7 and r4c3 can't be 2"."""
+    """"r4c9 can't be 2 or 7 and r4c1 and r4c3 can't be 2"."""
     by_square: dict[str, list[str]] = {}
     for f in (step.fact, *step.also):
         by_square.setdefault(f.square, []).append(f.value)
-    return _and([f"{x} can't be {' or '.join(vs)}" for x, vs in by_square.items()])
+    by_values: dict[tuple[str, ...], list[str]] = {}  # "r5c1 and r5c2 can't be 1"
+    for x, vs in by_square.items():
+        by_values.setdefault(tuple(vs), []).append(x)
+    return _and([f"{_and(xs)} can't be {' or '.join(vs)}" for vs, xs in by_values.items()])
 
 
 def _kind(name: str) -> str:
@@ -51,7 +69,7 @@ def _kind(name: str) -> str:
 def step_words(step: ExplainedStep) -> str | None:
     t, f = step.technique, step.fact
     x, v = f.square, f.value
-    name = NAMES.get(t)
+    name = technique_name(t)
     if name is None:
         return None  # a class we do not know: the engine's generic words
     if t == "full house" and step.house:
@@ -92,7 +110,7 @@ def step_words(step: ExplainedStep) -> str | None:
         what = "must be" if f.equal else "can't be"
         given = _facts(step.facts).replace(" from ", ", given ", 1)
         return f"Deduction: in {step.house}, {x} {what} {v}{given}"
-    if t in CHAINS and step.groups:
+    if (t in CHAINS or t.split(" ", 1)[-1] in CHAINS) and step.groups:
         what = "is" if f.equal else "can't be"
         known = _facts(step.facts)
         return (f"{name}: following {_and(step.groups)}{known}, {x} {what} {v}"

@@ -13,7 +13,10 @@ CLASSES = ("elimination", "full house", "hidden single", "naked single", "inters
            "direct intersection", "naked subset", "hidden subset", "direct hidden subset",
            "fish", "chain", "deduction", "x-chain", "xy-chain", "aic", "nice loop",
            "cell forcing chain", "region forcing chain", "contradiction forcing chain",
-           "nishio", "dynamic forcing chain")
+           "nishio", "dynamic forcing chain", "xy-wing", "xyz-wing", "wing 4", "wing 5",
+           "unique rectangle", "bug", "strong links 2", "strong links 6", "x-loop", "xy-loop",
+           "double forcing chain", "dynamic cell forcing chain",
+           "dynamic+ contradiction forcing chain")
 
 
 def _step(technique, equal=False, **more):
