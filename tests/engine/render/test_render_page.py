@@ -281,6 +281,34 @@ def test_a_hint_fixes_a_wrong_square_first_and_its_reason_stays(page, browser, w
     assert text(browser, "message") == "Only one place is left."
 
 
+def test_steps_past_one_the_solution_disagrees_with_are_not_followed(page, browser, window,
+                                                                    tmp_path):
+    """A puzzle with several solutions: the explainer's steps may go another way than the
+    page's solution; the page follows them up to the first that disagrees, then gives its
+    plain hint (the first empty square)."""
+    _, puzzles = page
+    grid = puzzles[2]["grid"]  # the Fillomino: numbers, no symbols
+    cells, solution = grid["cells"], grid["solution"]
+    opened = [k for k, v in enumerate(cells) if v == 0]
+    a, b, c = opened[-1], opened[-2], opened[-3]
+    board = PlayGrid(rows=grid["rows"], cols=grid["cols"], cells=cells, solution=solution,
+                     rule="region-size")
+    steps = [{"square": a, "value": solution[a], "text": "First."},
+             {"square": b, "value": solution[b] + 1, "text": "Another way."},
+             {"square": c, "value": solution[c], "text": "After it."}]
+    page_file = tmp_path / "other.html"
+    page_file.write_text(html.page([html.Playable(["1. Fillomino"], board, steps=steps)], "x"))
+    window(*DESKTOP)
+    browser.get(page_file.as_uri())
+    browser.find_element(By.ID, "hint").click()
+    assert text(browser, "message") == "First."
+    browser.find_element(By.ID, "hint").click()
+    first = opened[0]
+    assert "hint" in classes(browser, first)
+    assert text(browser, "message") == (f"Hint: row {first // grid['cols'] + 1}, column "
+                                        f"{first % grid['cols'] + 1} is {solution[first]}.")
+
+
 #: A 9x9 Sudoku (gen sudoku --count 100 --seed 1, its second) whose explanation has costly
 #: rounds (reasons of two groups) between easy ones: 1.5 s of CPU, against 0.2 s for most.
 HARD = ".4..2...8...........8..5392......45.1...9..7...5.....33..84..2....1.....76...3..9"
