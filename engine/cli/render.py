@@ -180,8 +180,9 @@ def render(
                             "id that makes it again), full (also the plugin version and the "
                             "solver), or none.")] = "short",
     explain_seconds: Annotated[float, typer.Option("--explain-seconds", help="HTML: the "
-                               "explainer's time for each puzzle's hints; past it, the "
-                               "steps found so far, then plain hints.")] = 20.0,
+                               "explainer's CPU seconds for each puzzle's hints (at least its "
+                               "first round); past them, only reasons of one group, and the "
+                               "solution's value (a plain hint) where none is found.")] = 0.25,
 ):
     """Draw puzzles: a printable sheet with an answer key, or an HTML page to play."""
     with _errors():

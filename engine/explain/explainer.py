@@ -567,14 +567,15 @@ class Explainer:
         return out
 
     def run(self, limit: int | None = None, reasons: bool = True,
-            seconds: float | None = None) -> Explanation:
+            seconds: float | None = None, clock=time.monotonic) -> Explanation:
         """Steps until solved, stuck, ``limit`` steps, or (between rounds) ``seconds`` of
-        wall time (never before the first round: a stop leaves at least its steps); the
-        steps found before a stop are sound all the same."""
+        ``clock`` (wall time; ``time.process_time`` for CPU), never before the first
+        round: a stop leaves at least its steps; the steps found before a stop are sound
+        all the same."""
         out = Explanation()
-        deadline = None if seconds is None else time.monotonic() + seconds
+        deadline = None if seconds is None else clock() + seconds
         while limit is None or len(out.steps) < limit:
-            if deadline is not None and out.steps and time.monotonic() >= deadline:
+            if deadline is not None and out.steps and clock() >= deadline:
                 out.stuck = f"stopped after {seconds:g} s"
                 break
             steps = self._singles()

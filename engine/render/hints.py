@@ -12,16 +12,20 @@ the placements up to there; past them the page gives its plain hint (the first s
 filled in wrong, else the first empty one)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from ..explain import report, words
-from ..explain.explainer import Explainer, Step
+from ..explain.explainer import Explainer, Fact, Step
 
 
-def page_steps(ex: Explainer, steps: Sequence[Step]) -> list[dict[str, Any]]:
+def page_steps(ex: Explainer, steps: Sequence[Step],
+               unexplained: Collection[Step] = ()) -> list[dict[str, Any]]:
     """The placements of ``steps``, each with its sentence (``explain``'s words), after
-    the sentences not shown yet of the steps it rests on."""
+    the sentences not shown yet of the steps it rests on; those of ``unexplained`` (placed
+    from the solution, past the budget) with no text: the page gives its plain hint for
+    them."""
     said, _ = words.said_steps(ex, steps, words.Words(ex.ptype, ex.params))
     sentence = {k: s for s in said for k in s.indices()}
     eliminated = {step.fact: step for step in steps if not step.fact.equal}
@@ -49,6 +53,9 @@ def page_steps(ex: Explainer, steps: Sequence[Step]) -> list[dict[str, Any]]:
         step = steps[s.index]
         if not step.fact.equal:
             continue
+        if step in unexplained:
+            out.append({"square": step.fact.square, "value": step.fact.value, "text": ""})
+            continue
         before = sorted(leading(step), key=lambda t: t.index)
         out.append({"square": step.fact.square, "value": step.fact.value,
                     "text": "\n".join([*(t.text for t in before), s.text])})
@@ -58,19 +65,34 @@ def page_steps(ex: Explainer, steps: Sequence[Step]) -> list[dict[str, Any]]:
 def explained_steps(engine, ptype, params, instance,
                     seconds: float | None = None) -> list[dict[str, Any]]:
     """The page's steps of one puzzle (``[]`` when its type cannot be explained), from the
-    explainer on ``engine`` (CP-SAT, as ``puzzle-engine explain`` runs). With ``seconds``,
-    the explainer stops between rounds once that much time has gone: the page then has the
-    placements found until then, and plain hints past them, as for a puzzle that needs
-    search. It stops no sooner than its first placement, whatever the budget."""
+    explainer on ``engine`` (CP-SAT, as ``puzzle-engine explain`` runs).
+
+    With ``seconds``, a budget of CPU time (the same page on any machine load), the
+    explainer stops between rounds once that much has gone, though not before its first
+    round. Past the budget, it goes on cheaply, as a player goes on past a plain hint:
+    rounds of reasons of one group only, and where they find nothing, the solution's
+    value of a square with the fewest values left, placed without a reason (the page
+    gives its plain hint for it), until the board is full. So a hard puzzle's costly
+    rounds are skipped, not the many easy steps after them, and a page never holds no
+    step where the explainer can give one."""
     if not report.explainable(ptype):
         return []
     ex = report.explainer(engine, ptype, params, instance)
-    result = ex.run(seconds=seconds)
+    clock = time.process_time
+    result = ex.run(seconds=seconds, clock=clock)  # at least its first round
     steps = list(result.steps)
-    # Past the budget, one round more at a time until a placement: a page never holds no
-    # step where the explainer can give one (a round of eliminations alone fills nothing).
-    while seconds is not None and result.steps and not result.solved and \
-            not any(step.fact.equal for step in steps):
-        result = ex.run(seconds=0)
-        steps += result.steps
-    return page_steps(ex, steps)
+    placed: list[Step] = []
+    if seconds is not None and not result.solved and (result.stuck or "").startswith("stopped"):
+        ex.max_size = 1
+        while True:
+            result = ex.run()
+            steps += result.steps
+            left = [x for x, values in enumerate(ex.domains) if len(values) > 1]
+            if result.solved or not left:
+                break
+            x = min(left, key=lambda x: (len(ex.domains[x]), x))
+            step = Step(Fact(x, ex.solution[x], True), (), (), None)
+            ex.apply(step)
+            placed.append(step)
+            steps.append(step)
+    return page_steps(ex, steps, placed)

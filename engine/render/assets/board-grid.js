@@ -11,7 +11,11 @@
 
   window.PuzzleEngine.kinds.grid = function (puzzle, page) {
     const grid = puzzle.grid;
-    const steps = puzzle.steps || [];
+    // The explained steps, up to the first whose value is not this board's solution's
+    // (a puzzle with several solutions: the explainer's may differ past some point).
+    const given = puzzle.steps || [];
+    const cut = given.findIndex((s) => s.value !== grid.solution[s.square]);
+    const steps = cut < 0 ? given : given.slice(0, cut);
     const n = grid.rows * grid.cols;
     const top = Math.max(1, ...grid.solution);
     // Values the board's symbols write: the symbols up to the largest answer.

@@ -63,8 +63,13 @@
       tick();
     }
 
+    // The puzzle's id, else (a page made without ids) a digest of its board.
     function key() {
-      return STORE + (puzzle.id || number);
+      if (puzzle.id) return STORE + puzzle.id;
+      const text = JSON.stringify([puzzle.grid, puzzle.svg, puzzle.board, puzzle.caption]);
+      let h = 0;
+      for (let k = 0; k < text.length; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
+      return STORE + "board:" + (h >>> 0).toString(16);
     }
 
     function store() {

@@ -199,8 +199,9 @@ def test_the_timer_runs_until_solved(page, browser, window):
     path, puzzles = page
     window(*PHONE)
     browser.get(path.as_uri())
-    assert text(browser, "timer") == "0:00"
-    WebDriverWait(browser, 30).until(lambda b: text(b, "timer") != "0:00")
+    first = text(browser, "timer")
+    assert re.fullmatch(r"\d+:\d\d", first)
+    WebDriverWait(browser, 30).until(lambda b: text(b, "timer") != first)
     browser.find_element(By.ID, "reveal").click()
     saved = browser.execute_script(
         "return JSON.parse(localStorage.getItem('puzzle-engine:' + arguments[0]))",
@@ -280,11 +281,61 @@ def test_a_hint_fixes_a_wrong_square_first_and_its_reason_stays(page, browser, w
     assert text(browser, "message") == "Only one place is left."
 
 
+def test_steps_past_one_the_solution_disagrees_with_are_not_followed(page, browser, window,
+                                                                    tmp_path):
+    """A puzzle with several solutions: the explainer's steps may go another way than the
+    page's solution; the page follows them up to the first that disagrees, then gives its
+    plain hint (the first empty square)."""
+    _, puzzles = page
+    grid = puzzles[2]["grid"]  # the Fillomino: numbers, no symbols
+    cells, solution = grid["cells"], grid["solution"]
+    opened = [k for k, v in enumerate(cells) if v == 0]
+    a, b, c = opened[-1], opened[-2], opened[-3]
+    board = PlayGrid(rows=grid["rows"], cols=grid["cols"], cells=cells, solution=solution,
+                     rule="region-size")
+    steps = [{"square": a, "value": solution[a], "text": "First."},
+             {"square": b, "value": solution[b] + 1, "text": "Another way."},
+             {"square": c, "value": solution[c], "text": "After it."}]
+    page_file = tmp_path / "other.html"
+    page_file.write_text(html.page([html.Playable(["1. Fillomino"], board, steps=steps)], "x"))
+    window(*DESKTOP)
+    browser.get(page_file.as_uri())
+    browser.find_element(By.ID, "hint").click()
+    assert text(browser, "message") == "First."
+    browser.find_element(By.ID, "hint").click()
+    first = opened[0]
+    assert "hint" in classes(browser, first)
+    assert text(browser, "message") == (f"Hint: row {first // grid['cols'] + 1}, column "
+                                        f"{first % grid['cols'] + 1} is {solution[first]}.")
+
+
+#: A 9x9 Sudoku (gen sudoku --count 100 --seed 1, its second) whose explanation has costly
+#: rounds (reasons of two groups) between easy ones: 1.5 s of CPU, against 0.2 s for most.
+HARD = ".4..2...8...........8..5392......45.1...9..7...5.....33..84..2....1.....76...3..9"
+
+
 def test_a_tiny_budget_still_gives_the_first_step(tmp_path):
     """--explain-seconds stops the explainer between rounds, but never before its first
-    placement: a page never holds no step where the explainer can give one."""
+    round: a page never holds no step where the explainer can give one (a 4x4)."""
     batch = tmp_path / "four.jsonl"
     batch.write_text(cli("gen", "sudoku", "--size", 4, "--seed", 2, "--format", "json").stdout)
     cli("render", batch, "--explain-seconds", "0.000000001", "--out", tmp_path / "short.html")
     (puzzle,) = embedded(tmp_path / "short.html")
     assert puzzle["steps"] and all(step["text"] for step in puzzle["steps"])
+
+
+def test_past_the_budget_the_easy_steps_are_still_explained(tmp_path):
+    """Past its budget the explainer skips the costly rounds, not the easy steps after
+    them: a placement for every open square, in the solution; most explained, a few
+    placed without a reason (the page's plain hint for them)."""
+    batch = tmp_path / "hard.jsonl"
+    grid = [[int(ch) if ch != "." else 0 for ch in HARD[r * 9:r * 9 + 9]] for r in range(9)]
+    batch.write_text(json.dumps({"type": "sudoku", "params": {"size": 9}, "grid": grid}))
+    cli("render", batch, "--explain-seconds", "0.01", "--out", tmp_path / "hard.html")
+    (puzzle,) = embedded(tmp_path / "hard.html")
+    solution = puzzle["grid"]["solution"]
+    steps = puzzle["steps"]
+    assert sorted(s["square"] for s in steps) == [k for k, ch in enumerate(HARD) if ch == "."]
+    assert all(s["value"] == solution[s["square"]] for s in steps)
+    explained = [s for s in steps if s["text"]]
+    assert 0 < len(steps) - len(explained) < len(explained)

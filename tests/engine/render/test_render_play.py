@@ -370,9 +370,9 @@ def test_a_puzzle_that_needs_search_has_the_steps_so_far(tmp_path, browser):
 
 def test_the_explainers_time_is_bounded_per_puzzle(pages, tmp_path):
     """--explain-seconds stops the explainer between rounds, though never before its first
-    placement: the page keeps the placements of the rounds it finished (a prefix of
-    explain's, here of a 9x9 that takes several rounds), and plain hints past them. A
-    budget that is not positive is one line."""
+    round: the page starts as explain does, and past the budget goes on cheaply, so that
+    it still has a placement for every open square. A budget that is not positive is one
+    line."""
     folder, (sudoku, _) = pages
     line = "".join(str(v or ".") for row in sudoku["grid"] for v in row)
     explained = runner.invoke(app, ["explain", "sudoku", line, "--format", "json"])
@@ -382,7 +382,7 @@ def test_the_explainers_time_is_bounded_per_puzzle(pages, tmp_path):
     batch.write_text(json.dumps(sudoku) + "\n")
     cli("render", batch, "--explain-seconds", "0.000001", "--out", tmp_path / "short.html")
     short = [(s["square"], s["value"]) for s in embedded(tmp_path / "short.html")[0]["steps"]]
-    assert 0 < len(short) < len(full) and short == full[:len(short)]
+    assert short[:1] == full[:1] and sorted(short) == sorted(full)
     bad = runner.invoke(app, ["render", str(batch), "--explain-seconds", "0",
                               "--out", str(tmp_path / "bad.html")])
     assert bad.exit_code == 2 and "bad --explain-seconds 0" in bad.output
