@@ -13,6 +13,10 @@
   let cells = [];      // the square elements
   let revealed = false;
   let ruleFailed = "";  // why the board's own rule (rule "script") found no conflicts
+  // A board of another kind than a grid ("choice", "pieces": boards.js) plays itself:
+  // its show() gives the {hint, reveal} the buttons call.
+  const kinds = window.puzzleEngineBoards || {};
+  let own = null;
 
   function neighbours(i) {
     const r = Math.floor(i / grid.cols), c = i % grid.cols, out = [];
@@ -242,6 +246,16 @@
       return;
     }
     $("rules").textContent = grid.rules || puzzle.rules || "";
+    own = null;
+    $("mistakes").parentElement.hidden = Boolean(grid.kind && grid.kind !== "grid");
+    if (grid.kind && grid.kind !== "grid") {
+      if (!kinds[grid.kind]) {
+        say("This page cannot play a board of the kind '" + grid.kind + "'.");
+        return;
+      }
+      own = kinds[grid.kind].show(puzzle, board, say);
+      return;
+    }
     board.className = "board";
     board.style.gridTemplateColumns = "repeat(" + grid.cols + ", var(--cell))";
     values = grid.cells.slice();
@@ -281,9 +295,9 @@
   });
   $("choose").hidden = puzzles.length < 2;
   $("choose").addEventListener("change", (e) => show(Number(e.target.value)));
-  $("hint").addEventListener("click", hint);
-  $("reveal").addEventListener("click", reveal);
+  $("hint").addEventListener("click", () => (own ? own.hint() : hint()));
+  $("reveal").addEventListener("click", () => (own ? own.reveal() : reveal()));
   $("restart").addEventListener("click", () => show(Number($("choose").value || 0)));
-  $("mistakes").addEventListener("change", update);
+  $("mistakes").addEventListener("change", () => own || update());
   show(0);
 })();
