@@ -251,3 +251,32 @@ def test_a_combination_hint_follows_the_explained_steps(pages, browser, tmp_path
     # Past the steps, a plain hint puts on a piece of the solution.
     browser.find_element(By.ID, "hint").click()
     assert status(browser).startswith("Hint: ") and " goes on row " in status(browser)
+
+
+LEVEL_3X3 = {"type": "combination", "params": {"width": 3, "height": 3, "colours": 2,
+                                              "walls": 1, "holes": 0,
+                                              "pieces": "rook,bishop,queen"},
+             "board": ["...", "...", "..o"], "pieces": "4 queen a, 1 bishop b, 2 bishop a"}
+
+
+def test_a_combination_hint_is_the_explainers_step_end_to_end(driver, tmp_path):
+    """render explains the level (the real explainer, on a 3x3 level where it is quick)
+    and the page's hints follow its steps: the first placement puts that piece on its
+    square, with the step's reasons."""
+    level = tmp_path / "level.jsonl"
+    level.write_text(json.dumps(LEVEL_3X3) + "\n")
+    page = tmp_path / "explained.html"
+    cli("render", level, "--format", "html", "--explain-seconds", 300, "--out", page)
+    data = json.loads(re.search(r'id="puzzles">(.*?)</script>', page.read_text()).group(1))[0]
+    steps = data["steps"]
+    first = next(k for k, s in enumerate(steps) if s["value"] > 0)
+    kind = next(k for k in data["grid"]["kinds"] if k["value"] == steps[first]["value"])
+    assert f"= {kind['name']}  (" in steps[first]["text"]
+    driver.get(page.as_uri())
+    # Steps that find a square empty change nothing on an empty board: the first hint
+    # is the first placement.
+    driver.find_element(By.ID, "hint").click()
+    assert status(driver).split("\n") == [" ".join(line.split())  # pre-line: spaces run
+                                          for line in steps[first]["text"].split("\n")]
+    placed = square(driver, steps[first]["square"])
+    assert {"placed", "hint"} <= classes(placed) and kind["symbol"] in placed.text
