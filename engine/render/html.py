@@ -37,6 +37,14 @@ class Playable:
     rules: str = ""  #: the rules in words (``rules.rules``), shown above the board
 
 
+def _boards() -> str:
+    """The script of each kind of board beyond the grid, ``board-KIND.js``: it registers
+    itself where the page's script (``play.js``) finds it."""
+    boards = sorted((f for f in _ASSETS.iterdir() if f.name.startswith("board-")
+                     and f.name.endswith(".js")), key=lambda f: f.name)
+    return "\n".join(f.read_text(encoding="utf-8") for f in boards)
+
+
 def _script_json(value: Any) -> str:
     """JSON safe inside a ``<script>`` element: no ``</script>``, no ``<!--``."""
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e")
@@ -60,6 +68,7 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
                     scripts.append(source)
                 grid["script"] = scripts.index(source)
         data.append({"caption": [plain(line) for line in puzzle.caption], "grid": grid,
+                     "board": grid["kind"] if grid else None,
                      "svg": puzzle.svg, "steps": list(puzzle.steps),
                      "rules": plain(puzzle.rules)})
     # Each type's rule in a <script> of its own, so that one that does not even parse
@@ -96,7 +105,7 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
 window.puzzleEngineRules = [];
 </script>
 {own}<script>
-{(_ASSETS / "boards.js").read_text(encoding="utf-8")}</script>
+{_boards()}</script>
 <script>
 {(_ASSETS / "play.js").read_text(encoding="utf-8")}</script>
 </body>

@@ -13,10 +13,27 @@
   let cells = [];      // the square elements
   let revealed = false;
   let ruleFailed = "";  // why the board's own rule (rule "script") found no conflicts
-  // A board of another kind than a grid ("choice", "pieces": boards.js) plays itself:
-  // its show() gives the {hint, reveal} the buttons call.
+  // A board of another kind than a grid (a puzzle's "board": "choice", "pieces"; the
+  // assets board-KIND.js) plays itself: kinds[KIND](puzzle, page) draws it and gives the
+  // board whose hint() and reveal() the buttons call. A hint's reason (page.say) stays
+  // on the status line until the next move; the board's state (page.status) then shows.
   const kinds = window.puzzleEngineBoards || {};
   let own = null;
+  let boardStatus = "", message = "";
+  const page = {
+    element: null,
+    say(text) {
+      message = text || "";
+      say(message || boardStatus);
+    },
+    status(text) {
+      boardStatus = text || "";
+      if (!message) say(boardStatus);
+    },
+    moved() {
+      page.say("");
+    },
+  };
 
   function neighbours(i) {
     const r = Math.floor(i / grid.cols), c = i % grid.cols, out = [];
@@ -247,13 +264,18 @@
     }
     $("rules").textContent = grid.rules || puzzle.rules || "";
     own = null;
-    $("mistakes").parentElement.hidden = Boolean(grid.kind && grid.kind !== "grid");
-    if (grid.kind && grid.kind !== "grid") {
-      if (!kinds[grid.kind]) {
-        say("This page cannot play a board of the kind '" + grid.kind + "'.");
+    const kind = puzzle.board || "grid";
+    $("mistakes").parentElement.hidden = kind !== "grid";
+    if (kind !== "grid") {
+      if (!kinds[kind]) {
+        say("This page cannot play a board of the kind '" + kind + "'.");
         return;
       }
-      own = kinds[grid.kind].show(puzzle, board, say);
+      board.className = "";
+      board.removeAttribute("style");
+      page.element = board;
+      message = boardStatus = "";
+      own = kinds[kind](puzzle, page);
       return;
     }
     board.className = "board";

@@ -123,8 +123,9 @@ def test_the_page_holds_each_kind_as_json():
                                 "group": 1, "rays": [[0, 1], [0, -1], [1, 0], [-1, 0]],
                                 "value": 5}
     assert grid["solution"] == [[1, [0, 1, 4]], [0, [2]]]
-    # The kinds' script is in the page, before the page's own.
-    assert page.index("kinds.pieces = {") < page.index("const puzzles = JSON.parse")
+    assert [d["board"] for d in data] == ["choice", "pieces"]  # the kind the page plays
+    # Each kind's script is in the page.
+    assert "kinds.pieces = function" in page and "kinds.choice = function" in page
 
 
 def logic(problem, key, check="options", options=("o1", "o2", "o3"), answer_index=0):

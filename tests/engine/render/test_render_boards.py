@@ -76,11 +76,26 @@ def choose(browser, page, n):
 
 
 def status(browser):
+    """The board's state ("Solved!", "1 piece attacked.")."""
     return browser.find_element(By.ID, "status").text
+
+
+def said(browser):
+    """The last message (a hint's reason, a move refused): on the page's message line
+    where it has one, else on the status line, until the next move."""
+    lines = browser.find_elements(By.ID, "message")
+    return lines[0].text if lines and lines[0].is_displayed() else status(browser)
 
 
 def click(browser, selector):
     browser.find_element(By.CSS_SELECTOR, selector).click()
+
+
+def check(browser):
+    """Press Check: the page's own button where it has one, else the board's."""
+    shell = browser.find_elements(By.ID, "check")
+    (shell[0] if shell and shell[0].is_displayed() else
+     browser.find_element(By.CSS_SELECTOR, ".choice .check")).click()
 
 
 def no_sideways_scroll(browser):
@@ -109,21 +124,21 @@ def test_a_logic_question_is_chosen_checked_hinted_and_revealed(pages, browser):
     assert [label.text.split(".")[0] for label in labels] == ["A", "B", "C"]
     right = record["answer"]
     wrong = next(k for k in range(len(radios)) if k != right)
-    click(browser, ".choice .check")
-    assert status(browser) == "Choose an option first."
+    check(browser)
+    assert said(browser) == "Choose an option first."
     radios[wrong].click()
-    click(browser, ".choice .check")
-    assert status(browser) == "Not that one: try again."
+    check(browser)
+    assert said(browser) == "Not that one: try again."
     assert "wrong" in classes(labels[wrong])
     # A hint rules out a wrong option; hints stop when only the answer is left.
     for _ in range(len(radios) - 1):
         browser.find_element(By.ID, "hint").click()
-        assert status(browser).startswith("Hint: it is not ")
+        assert said(browser).startswith("Hint: it is not ")
     assert [r.is_enabled() for r in radios] == [k == right for k in range(len(radios))]
     browser.find_element(By.ID, "hint").click()
-    assert status(browser) == "Nothing left to hint: only the answer is left."
+    assert said(browser) == "Nothing left to hint: only the answer is left."
     radios[right].click()
-    click(browser, ".choice .check")
+    check(browser)
     assert status(browser) == "Right! Solved."
     browser.find_element(By.ID, "reveal").click()
     assert status(browser).startswith(f"The answer is {record['key']}. ")
@@ -139,8 +154,8 @@ def test_a_typed_answer_is_checked_in_any_order(pages, browser):
     no_sideways_scroll(browser)
     box = browser.find_element(By.CSS_SELECTOR, ".choice input.answer")
     box.send_keys("tent")
-    click(browser, ".choice .check")
-    assert status(browser) == "Not that: try again." and "wrong" in classes(box)
+    check(browser)
+    assert said(browser) == "Not that: try again." and "wrong" in classes(box)
     box.clear()
     box.send_keys(" , ".join(reversed(items)).upper() + "\n")  # Enter checks too
     assert status(browser) == "Right! Solved." and "right" in classes(box)
@@ -169,13 +184,13 @@ def test_polyomino_pieces_are_placed_turned_and_scored(pages, browser):
     assert chips[0].text.endswith("\u00d71")
     # Where it does not fit (over a piece, or off the board), a piece is refused.
     square(browser, cols * 2 + 1).click()
-    assert status(browser) == "I3 does not fit there."
+    assert said(browser) == "I3 does not fit there."
     # A placed piece taken off by a tap.
     square(browser, cols).click()
-    assert status(browser).startswith("Took I3 off. Score 0")
+    assert status(browser).startswith("Score 0 of the best")
     assert chips[0].text.endswith("\u00d72")
     browser.find_element(By.ID, "hint").click()
-    assert status(browser).startswith("Hint: ") and \
+    assert said(browser).startswith("Hint: ") and \
         browser.find_elements(By.CSS_SELECTOR, ".square.hint")
     browser.find_element(By.ID, "reveal").click()
     assert status(browser) == f"The solution is shown: score {record['score']}."
@@ -204,10 +219,10 @@ def test_combination_pieces_attack_count_and_hint(pages, browser, tmp_path):
     # Every rook a is placed: another is refused.
     by_name["rook a"].click()
     square(browser, 5).click()
-    assert status(browser) == "Every rook a is placed already."
+    assert said(browser) == "Every rook a is placed already."
     # Taken off, the attack is gone.
     square(browser, 0).click()
-    assert status(browser) == "Took rook a off. 9 pieces left to place, none attacked."
+    assert status(browser) == "9 pieces left to place, none attacked."
     assert "attacked" not in classes(square(browser, 3))
     browser.find_element(By.ID, "reveal").click()
     assert status(browser) == "The solution is shown."
@@ -242,15 +257,15 @@ def test_a_combination_hint_follows_the_explained_steps(pages, browser, tmp_path
     square(browser, empty).click()
     assert "placed" in classes(square(browser, empty))
     browser.find_element(By.ID, "hint").click()
-    assert status(browser) == "An empty square, by row 1."
+    assert said(browser) == "An empty square, by row 1."
     assert "placed" not in classes(square(browser, empty))
     browser.find_element(By.ID, "hint").click()
-    assert status(browser) == "A queen a here, by the count."
+    assert said(browser) == "A queen a here, by the count."
     placed = square(browser, queen_a)
     assert {"placed", "hint"} <= classes(placed) and "\u265ba" in placed.text
     # Past the steps, a plain hint puts on a piece of the solution.
     browser.find_element(By.ID, "hint").click()
-    assert status(browser).startswith("Hint: ") and " goes on row " in status(browser)
+    assert said(browser).startswith("Hint: ") and " goes on row " in said(browser)
 
 
 LEVEL_3X3 = {"type": "combination", "params": {"width": 3, "height": 3, "colours": 2,
@@ -276,7 +291,43 @@ def test_a_combination_hint_is_the_explainers_step_end_to_end(driver, tmp_path):
     # Steps that find a square empty change nothing on an empty board: the first hint
     # is the first placement.
     driver.find_element(By.ID, "hint").click()
-    assert status(driver).split("\n") == [" ".join(line.split())  # pre-line: spaces run
+    assert said(driver).split("\n") == [" ".join(line.split())  # pre-line: spaces run
                                           for line in steps[first]["text"].split("\n")]
     placed = square(driver, steps[first]["square"])
     assert {"placed", "hint"} <= classes(placed) and kind["symbol"] in placed.text
+
+
+def test_a_board_saves_and_loads_what_the_player_did(pages, driver):
+    """The hooks the page's undo, redo and saved progress use: each move is reported
+    (page.moved), save() gives the board's state as plain JSON, load() goes back to it."""
+    folder, batch = pages
+    driver.get((folder / "play.html").as_uri())
+    moves, saved, taken_off, loaded, placed, choice = driver.execute_script("""
+        const kinds = window.PuzzleEngine ? window.PuzzleEngine.kinds : window.puzzleEngineBoards;
+        const data = JSON.parse(document.getElementById('puzzles').textContent);
+        function fake() {
+          const element = document.createElement('div');
+          document.body.appendChild(element);
+          return {element: element, moves: 0, said: '', say(t) { this.said = t; },
+                  status(t) { this.last = t; }, moved() { this.moves += 1; }};
+        }
+        const page = fake(), board = kinds.pieces(data[3], page);
+        page.element.querySelector('.chip[data-kind="4"]').click();
+        page.element.querySelector('.square[data-square="0"]').click();
+        const saved = JSON.parse(JSON.stringify(board.save()));
+        page.element.querySelector('.square[data-square="0"]').click();
+        const off = page.last;
+        board.load(saved);
+        const ask = fake(), question = kinds.choice(data[0], ask);
+        ask.element.querySelectorAll('input[type=radio]')[data[0].grid.answer].click();
+        const state = JSON.parse(JSON.stringify(question.save()));
+        question.reveal();
+        question.load(state);
+        return [page.moves, saved, off, page.last,
+                page.element.querySelectorAll('.square.placed').length,
+                [ask.moves, question.save().choice, question.solved()]];
+    """)
+    assert moves == 2 and saved["placed"] == [[4, [0], ""]]
+    assert taken_off == "10 pieces left to place, none attacked."
+    assert loaded == "9 pieces left to place, none attacked." and placed == 1
+    assert choice == [2, batch[0]["answer"], False]  # chosen, not checked: not solved yet
