@@ -69,10 +69,22 @@ def pages(tmp_path_factory):
     return folder, records(batch)
 
 
+def afresh(browser):
+    """The puzzle shown started again: where the page saves progress in the browser
+    (under the puzzle's id), an earlier test's is dropped."""
+    browser.find_element(By.ID, "restart").click()
+
+
+def open_page(browser, page):
+    browser.get(page.as_uri())
+    afresh(browser)
+
+
 def choose(browser, page, n):
     browser.get(page.as_uri())
     browser.execute_script("const s = document.getElementById('choose'); s.value = arguments[0];"
                            "s.dispatchEvent(new Event('change'));", n)
+    afresh(browser)
 
 
 def status(browser):
@@ -251,7 +263,7 @@ def test_a_combination_hint_follows_the_explained_steps(pages, browser, tmp_path
 
     page = tmp_path / "steps.html"
     page.write_text(play_page(entries, lambda entry: tuple(solution), "Steps", steps))
-    browser.get(page.as_uri())
+    open_page(browser, page)
     chips = browser.find_elements(By.CSS_SELECTOR, ".tray .chip")
     chips[0].click()  # a bishop b on the square the first step leaves empty
     square(browser, empty).click()
@@ -287,7 +299,7 @@ def test_a_combination_hint_is_the_explainers_step_end_to_end(driver, tmp_path):
     first = next(k for k, s in enumerate(steps) if s["value"] > 0)
     kind = next(k for k in data["grid"]["kinds"] if k["value"] == steps[first]["value"])
     assert f"= {kind['name']}  (" in steps[first]["text"]
-    driver.get(page.as_uri())
+    open_page(driver, page)
     # Steps that find a square empty change nothing on an empty board: the first hint
     # is the first placement.
     driver.find_element(By.ID, "hint").click()
