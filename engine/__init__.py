@@ -11,11 +11,12 @@ from .hookspecs import (CONTRACT_VERSION, Codec, Drawing, Emptying,  # noqa: E40
                         OwnGenerator, Play, PuzzleType, Rules, SplitModel, Symmetry,
                         Templates, hookimpl)
 from .grid import GridPuzzle  # noqa: E402
-from .render.play import PlayGrid  # noqa: E402
+from .render.play import ChoiceBoard, PieceBoard, PieceKind, PlayGrid  # noqa: E402
 
 __all__ = [
     "Board",
     "CONTRACT_VERSION",
+    "ChoiceBoard",
     "Codec",
     "Drawing",
     "Explanation",
@@ -37,6 +38,8 @@ __all__ = [
     "Growing",
     "OwnGenerator",
     "Param",
+    "PieceBoard",
+    "PieceKind",
     "PlayGrid",
     "Parsed",
     "PropagationLevel",

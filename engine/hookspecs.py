@@ -86,7 +86,7 @@ from .types import (Board, Complexity, ConstraintGroups, ExplainedStep, Explanat
 if TYPE_CHECKING:  # what the protocols return, defined above the contract's layer
     from importlib.resources.abc import Traversable
     from .criteria import Verdict
-    from .render.play import PlayGrid
+    from .render.play import PlayBoard
     from .solving.results import Run
     from .strategies.base import GenResult
 
@@ -719,7 +719,7 @@ class Rules(Facet):
     def rules(self, params: Mapping[str, Any]) -> str:
         """The rules for these params, one line of plain text ("Fill every row, column
         and 3x3 box with 1 to 9."). The play page shows it above the board unless the
-        ``PlayGrid`` gives its own ``rules``."""
+        play board gives its own ``rules``."""
         raise NotImplementedError
 
 
@@ -749,12 +749,12 @@ class Drawing(Rules):
 
 
 class Play(Rules):
-    """A board a person fills in on the HTML play page (``render --format html``)."""
+    """A board a person plays on the HTML play page (``render --format html``)."""
 
     NOT_OFFERED = MappingProxyType({"play_grid": None})
 
     def play_grid(self, params: Mapping[str, Any], instance: Instance,
-                  solution: Solution) -> PlayGrid | None:
+                  solution: Solution) -> PlayBoard | None:
         """The puzzle as a board a person fills in on the HTML play page (``render
         --format html``): a ``puzzle_engine.render.play.PlayGrid`` giving the squares (open,
         given or blocked), the solution square by square, the symbols, and the conflict
@@ -763,9 +763,22 @@ class Play(Rules):
         A ``script`` rule is a function ``(values, grid) => squares in conflict``:
         ``values`` the board as filled in (0 empty, -1 blocked), ``grid`` the PlayGrid as
         JSON, with the fields ``rows``, ``cols``, ``cells``, ``solution``, ``symbols``,
-        ``rule``, ``units``, ``regions``, ``rules`` and ``script`` (the rule's number in
-        the page). ``PlayGrid.rules`` left empty shows the type's ``rules``. ``None``
-        (and the answer for a type without ``Play``): no play page."""
+        ``rule``, ``units``, ``regions``, ``rules``, ``script`` (the rule's number in
+        the page) and ``kind`` ("grid"). A board's ``rules`` left empty shows the type's ``rules``. ``None``
+        (and the answer for a type without ``Play``): no play page.
+
+        A puzzle that is no board of symbols gives another kind of board (``render.play``):
+        a ``ChoiceBoard`` (``question``; ``options`` with ``answer`` the right one's index,
+        or no options and ``answer`` the text the player types, ``unordered`` for a list
+        in any order), which the player answers, checks and reveals; or a ``PieceBoard``
+        (``rows``, ``cols``, ``cells`` 0 open, -1 blocked, -2 a hole; ``kinds``, each a
+        ``PieceKind`` with its ``squares`` (shape), ``count``, ``name``, ``colour``,
+        ``symbol``, ``turns``, and for attacks ``group`` and ``rays``, for explained hints
+        ``value``; ``solution`` as ``(kind, squares)`` pieces), on which the player places
+        and takes off pieces, sees what is left to place, and by ``rule`` the pieces
+        attacked by another group (``attacks``) or the score of ``numbers`` against
+        ``goal`` (``score``). Every kind is checked; a bad one is one line naming the
+        plugin."""
         raise NotImplementedError
 
 

@@ -24,7 +24,7 @@ from importlib.resources import files
 from typing import Any
 
 from ..errors import PluginError
-from .play import SCRIPT_CLOSERS, PlayGrid, to_json
+from .play import SCRIPT_CLOSERS, PlayBoard, PlayGrid, to_json
 from .svg import plain
 
 _ASSETS = files(__package__) / "assets"
@@ -37,7 +37,7 @@ class Playable:
     """One puzzle of the page: caption lines, and the board or else the drawing."""
 
     caption: Sequence[str]
-    grid: PlayGrid | None
+    grid: PlayBoard | None
     svg: str | None = None
     steps: Sequence[dict[str, Any]] = field(default_factory=tuple)
     rules: str = ""  #: the rules in words (``rules.rules``), shown above the board
@@ -66,7 +66,7 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
         grid = None
         if puzzle.grid is not None:
             grid = to_json(puzzle.grid)
-            if puzzle.grid.rule == "script":
+            if isinstance(puzzle.grid, PlayGrid) and puzzle.grid.rule == "script":
                 source = puzzle.grid.script
                 if any(bad in source for bad in SCRIPT_CLOSERS):  # play.play_grid checks it
                     raise PluginError("a play board's script holds '</' or '<!--', which "
@@ -75,6 +75,7 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
                     scripts.append(source)
                 grid["script"] = scripts.index(source)
         data.append({"caption": [plain(line) for line in puzzle.caption], "grid": grid,
+                     "board": grid["kind"] if grid else None,
                      "svg": puzzle.svg, "steps": list(puzzle.steps),
                      "rules": plain(puzzle.rules), "id": puzzle.id})
     # Each type's rule in a <script> of its own, so that one that does not even parse
@@ -90,7 +91,8 @@ def page(puzzles: Sequence[Playable], title: str) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
 <style>
-{(_ASSETS / "play.css").read_text(encoding="utf-8")}</style>
+{(_ASSETS / "play.css").read_text(encoding="utf-8")}
+{(_ASSETS / "boards.css").read_text(encoding="utf-8")}</style>
 </head>
 <body>
 <header><h1>{html.escape(title)}</h1>

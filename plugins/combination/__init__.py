@@ -15,17 +15,17 @@ letters: ``aR`` a rook of colour a (``B`` bishop, ``Q`` queen), ``..``, ``##``, 
 
 This module is the type; the rest of the folder: ``combination.mzn`` (the model),
 ``level`` (a level as data), ``text`` (the text format), ``rules`` (the rules in Python:
-safe squares, colour swaps), ``squares``, ``tidy`` (post-processing), ``explain`` and
-``drawing``.
+safe squares, colour swaps), ``squares``, ``tidy`` (post-processing), ``explain``,
+``drawing`` and ``play`` (the play page's board).
 """
 import re
 from importlib.resources import files
 
-from puzzle_engine import (Codec, Drawing, Explanation, Grading, Growing, Param, Parsed,
+from puzzle_engine import (Codec, Drawing, Explanation, Grading, Growing, Param, Parsed, Play,
                            PuzzleInputError, PuzzleType, SplitModel, Symmetry, hookimpl)
 from puzzle_engine.grid import board_images
 
-from . import drawing, explain, placements, tidy, words
+from . import drawing, explain, placements, play, tidy, words
 from .level import ATTACKS, COLOURS, Level, Piece, piece_sets
 from .rules import renaming, safe
 from .squares import EMPTY, HOLE, WALL
@@ -38,7 +38,7 @@ EXTENSIONS = 4  # placements of a candidate built from its parent's, at most
 
 
 class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation, Grading,
-                  Drawing):
+                  Drawing, Play):
     name = "combination"
     description = ("Combination: place pieces of several colours so that no piece is "
                    "attacked by another colour (walls and pieces stop rays, holes do not).")
@@ -277,6 +277,9 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
 
     def render_svg(self, params, instance, solution=None):
         return drawing.render_svg(instance, solution, COLOURS, ATTACKS)
+
+    def play_grid(self, params, instance, solution):
+        return play.play_grid(instance, solution, COLOURS, ATTACKS)
 
     def rules(self, params):
         return ("Place every piece on an empty square so that no piece is attacked by a "

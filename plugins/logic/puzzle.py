@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from puzzle_engine import (Codec, Drawing, Grading, MultipleChoice, OwnGenerator, Param,
-                           Parsed, PuzzleInputError, PuzzleType, SplitModel, Symmetry,
+                           Parsed, Play, PuzzleInputError, PuzzleType, SplitModel, Symmetry,
                            Templates)
 
 if TYPE_CHECKING:  # the spec machinery is imported where a spec is read: every command
@@ -69,7 +69,7 @@ class LogicInstance:
 
 
 class LogicPuzzle(PuzzleType, Codec, OwnGenerator, Templates, SplitModel, MultipleChoice,
-                  Grading, Symmetry, Drawing):
+                  Grading, Symmetry, Drawing, Play):
     name = "logic"
     description = ("Templated logic puzzles from PuzzleClone-style YAML specs (interpreted, "
                    "never executed), each with one answer the solver proves.")
@@ -291,6 +291,10 @@ class LogicPuzzle(PuzzleType, Codec, OwnGenerator, Templates, SplitModel, Multip
     def render_svg(self, params, instance, solution=None):
         from .drawing import svg
         return svg(instance, solution is not None)
+
+    def play_grid(self, params, instance, solution):
+        from .play import play_grid  # lazy: like the drawing, only render needs it
+        return play_grid(instance)
 
 
 def _claims(record, drawn, source: str, config: dict | None = None):

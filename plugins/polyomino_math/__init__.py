@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from puzzle_engine import (Codec, Drawing, Grading, OwnGenerator, Param, Parsed,
+from puzzle_engine import (Codec, Drawing, Grading, OwnGenerator, Param, Parsed, Play,
                            PuzzleInputError, PuzzleType, Symmetry, hookimpl)
 
 from . import board as boards
-from . import canonical, drawing
+from . import canonical, drawing, play
 from .board import Board, count_of, default_numbers, numbers_text, read_numbers
 from .criterion import PolyominoOptimum
 from .scoring import best_of
@@ -46,7 +46,7 @@ def _flag(params, name):
     return value
 
 
-class PolyominoMath(PuzzleType, Codec, OwnGenerator, Grading, Symmetry, Drawing):
+class PolyominoMath(PuzzleType, Codec, OwnGenerator, Grading, Symmetry, Drawing, Play):
     name = "polyomino-math"
     description = ("Polyomino Math: place polyominoes on a board of numbers; each scores "
                    "max(sum, product) of its numbers; find the highest total.")
@@ -242,6 +242,10 @@ class PolyominoMath(PuzzleType, Codec, OwnGenerator, Grading, Symmetry, Drawing)
     def render_svg(self, params, instance, solution=None):
         placed = None if solution is None else placed_pieces(instance, solution)
         return drawing.render(instance, placed)
+
+    def play_grid(self, params, instance, solution):
+        kinds, counts = kinds_of(instance)
+        return play.play_grid(instance, kinds, counts, placed_pieces(instance, solution))
 
     def solution_key(self, params, solution):
         return tuple(solution)  # already the same for placements that swap identical pieces

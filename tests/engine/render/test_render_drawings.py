@@ -95,7 +95,7 @@ def test_a_bad_play_board_is_one_line_naming_the_plugin(change, words):
     assert message.startswith("play_grid (puzzle 'board-sudoku', plugin 'boards') returned")
     assert words in message and "\n" not in message
     ptype.board = "a board"
-    with pytest.raises(PluginError, match="not a PlayGrid or None"):
+    with pytest.raises(PluginError, match="not a PlayGrid, ChoiceBoard, PieceBoard or None"):
         play.play_grid(ptype, {}, None, None)
 
 

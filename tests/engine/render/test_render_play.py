@@ -171,9 +171,12 @@ def test_fillomino_region_sizes(pages, browser):
     assert value == str(solution[hinted[0]])
 
 
-def test_a_type_without_a_play_board_shows_its_drawing(pages, browser):
-    folder, _ = pages
-    browser.get((folder / "level.html").as_uri())
+def test_a_type_without_a_play_board_shows_its_drawing(browser, tmp_path):
+    # Every built-in type has a board now (Combination's: test_render_boards.py).
+    svg = "<svg xmlns='http://www.w3.org/2000/svg' width='9' height='9'><rect width='4' height='4'/></svg>"
+    page = tmp_path / "drawn.html"
+    page.write_text(html.page([html.Playable(["1. drawn"], None, svg, rules="Draw.")], "Drawn"))
+    browser.get(page.as_uri())
     assert browser.find_elements(By.CSS_SELECTOR, "#board svg")
     assert not browser.find_element(By.ID, "controls").is_displayed()
     assert "no play board" in browser.find_element(By.ID, "rules").text
