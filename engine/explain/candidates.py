@@ -421,7 +421,7 @@ class Grid:
         for two, xs in pairs.items():
             for trio in combinations(xs, 3):
                 for d in range(self.n):
-                    if d in trio or self.placed[d] or self.cand[d] & two != two:
+                    if d in trio or self.placed[d] or self.cand[d] & two != two or self.cand[d] == two:
                         continue
                     four = (*trio, d)
                     meet = {}
