@@ -177,11 +177,11 @@ def main() -> None:
             continue
         c = [x["cpu"] for x in rs]
         line = (f"| {lo:g}-{hi:g} | {len(rs)} | {statistics.median(abs(x['ours'] - x['se']) for x in rs):.2f} "
-                f"| {statistics.median(c):.3f} | {max(c):.2f} |")
+                f"| {statistics.median(c):.3f} | {max(c):.3f} |")
         if args.se:
             s = [x["se_time"] for x in rs]
             ratio = statistics.median(c) / statistics.median(s) if statistics.median(s) else float("nan")
-            line += f" {statistics.median(s):.3f} | {max(s):.2f} | {ratio:.1f} |"
+            line += f" {statistics.median(s):.3f} | {max(s):.3f} | {ratio:.1f} |"
         else:
             line += " - | - | - |"
         print(line)
