@@ -53,6 +53,8 @@ EFFORT = 3_000_000
 #: What each strong link in a group lighter than the heaviest adds to a strong-link
 #: chain's cost (SE: a skyscraper, two in rows, 4.0; a kite, one in a box, 4.1).
 STRONG_STEP = 0.1
+#: What a grouped node adds to a strong-link chain (SE: a grouped skyscraper 4.3).
+GROUPED_STEP = 0.3
 
 
 class NeedsSearch(Exception):
@@ -342,44 +344,61 @@ class Grid:
             if k == 3 else f"wing {k}"
         out.append(Hint(name, self.costs[name], (), remove))
 
-    def strong_links(self, largest: int = 6) -> list[Hint]:
-        """One value's chains of n strong links (a group with two squares for it) joined by
-        weak ones (two squares sharing a group): one end holds the value, so it goes
-        from the squares sharing a group with both ends. Two strong links: a skyscraper,
-        a kite, a turbot fish; more: longer X-chains."""
+    def strong_links(self, largest: int = 6, grouped: int = 3) -> list[Hint]:
+        """One value's chains of n strong links joined by weak ones: one end holds the
+        value, so it goes from the squares sharing a group with both ends. A *node* is a
+        square, or (grouped) the value's squares of a group that lie in one other group;
+        a strong link is a group whose squares for the value are two nodes; a weak link
+        joins two nodes whose squares all share a group. Two strong links: a skyscraper,
+        a kite, a turbot fish; more: longer X-chains; grouped ones (nodes of several
+        squares, up to ``grouped`` links) cost ``GROUPED_STEP`` more."""
         out = []
         top = max(self.weights, default=0.0)
         for b in bits(self.full):
-            pairs: dict[int, set[int]] = {}
+            links: dict[frozenset[int], list[tuple[frozenset[int], float]]] = {}
             for k in range(len(self.groups)):
                 at = self.where(k, b)
-                if len(at) == 2:
-                    pairs.setdefault(at[0], set()).add(at[1])
-                    pairs.setdefault(at[1], set()).add(at[0])
+                if len(at) < 2:
+                    continue
+                places = frozenset(at)
+                nodes = {frozenset([x]) for x in at}
+                nodes |= {places & frozenset(self.groups[h]) for x in at for h in self.of[x] if h != k}
+                nodes = {n for n in nodes if n and n != places}
+                for n in nodes:
+                    rest = places - n
+                    if rest in nodes:
+                        links.setdefault(n, []).append((rest, self.weights[k]))
             holders = [x for x in range(self.n) if not self.placed[x] and self.cand[x] & b]
+            sees = {}
 
-            def extend(chain: list[int], links: int):
-                end = chain[-1]  # the end of a strong link: on if the start is off
-                if links >= 2:
-                    see = self.peers[chain[0]] & self.peers[end]
-                    remove = tuple((w, b) for w in holders if w in see and w not in chain)
+            def seen_by(node: frozenset[int]) -> frozenset[int]:
+                if node not in sees:
+                    sees[node] = frozenset.intersection(*(self.peers[x] for x in node))
+                return sees[node]
+
+            def extend(chain: list[frozenset[int]], used: frozenset[int], light: int, links_n: int):
+                big = any(len(n) > 1 for n in chain)
+                if links_n >= 2:
+                    see = seen_by(chain[0]) & seen_by(chain[-1])
+                    remove = tuple((w, b) for w in holders if w in see and w not in used)
                     if remove:
-                        name = f"strong links {links}"
-                        light = sum(1 for i in range(0, len(chain), 2)
-                                    if self._link_weight(chain[i], chain[i + 1]) < top)
-                        out.append(Hint(name, round(self.costs[name] + STRONG_STEP * light, 4), (), remove))
-                if links == largest:
+                        name = f"strong links {links_n}"
+                        cost = self.costs[name] + STRONG_STEP * light + (GROUPED_STEP if big else 0.0)
+                        out.append(Hint(name, round(cost, 4), (), remove))
+                if links_n == largest or (big and links_n >= grouped):
                     return
-                for c in holders:  # a weak link from the end, then a strong one
-                    if c in chain or c not in self.peers[end]:
+                near = seen_by(chain[-1])
+                for node, nxt in links.items():  # a weak link from the end, then a strong one
+                    if node & used or not node <= near:
                         continue
-                    for d in pairs.get(c, ()):
-                        if d not in chain:
-                            extend(chain + [c, d], links + 1)
+                    for other, weight in nxt:
+                        if not other & used:
+                            extend(chain + [node, other], used | node | other,
+                                   light + (weight < top), links_n + 1)
 
-            for a, partners in pairs.items():
-                for c in partners:
-                    extend([a, c], 1)
+            for node, nxt in links.items():
+                for other, weight in nxt:
+                    extend([node, other], node | other, int(weight < top), 1)
         return out
 
     def _link_weight(self, x: int, y: int) -> float:
@@ -421,7 +440,7 @@ class Grid:
         for two, xs in pairs.items():
             for trio in combinations(xs, 3):
                 for d in range(self.n):
-                    if d in trio or self.placed[d] or self.cand[d] & two != two:
+                    if d in trio or self.placed[d] or self.cand[d] & two != two or self.cand[d] == two:
                         continue
                     four = (*trio, d)
                     meet = {}

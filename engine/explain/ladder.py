@@ -477,8 +477,11 @@ def walk(grid: candidates.Grid, ceiling: float | None = None) -> Ladder:
                 tuple(Fact(x, grid.values[b.bit_length() - 1], False) for x, b in h.remove)
             out.steps.append(Rated(facts, h.technique, best, h.groups))
             grid.apply(h)
-        if grid.broken():
-            raise AssertionError("the candidate path broke the puzzle")
+        if grid.broken():  # only a uniqueness step can, on a puzzle with two solutions
+            out.stuck = ("needs search: a step that assumes one solution left none: the "
+                         "puzzle has more than one")
+            out.floor = best
+            return out
     out.solved = True
     return out
 

@@ -38,13 +38,24 @@ def step_features(steps: Sequence[Step], solved: bool = True, ladder: Ladder | N
     return {**feats, **(ladder.features() if ladder is not None else {})}
 
 
-def rated_path(ex: Explainer, reasons: bool = False, **run) -> tuple[Explanation, dict[str, float]]:
+def rated_path(ex: Explainer, reasons: bool = False, ceiling: float | None = None, **run
+               ) -> tuple[Explanation, dict[str, float]]:
     """Run ``ex`` (``Explainer.run``) and rate its puzzle: the explanation, and its
     features with the rating's path's (made first, from the same state; none when the
-    type's rules are one group, ``ladder.classes``)."""
-    ladder = rate(ex) if classes(ex) else None
+    type's rules are one group, ``ladder.classes``). ``ceiling``: the rating's path stops
+    once its next step would cost more (``ladder.rate``)."""
+    ladder = rate(ex, ceiling) if classes(ex) else None
     result = ex.run(reasons=reasons, **run)
     return result, step_features(result.steps, result.solved, ladder)
+
+
+def effort(ex: Explainer, ceiling: float | None = None) -> dict[str, float]:
+    """The rating's path's features alone (``effort_*``; ``score`` of them is the step
+    rating), without the explainer's own path: what rating a puzzle to a band needs, and
+    all that the candidate path of an "each value exactly once" type costs (``ladder``).
+    ``ceiling``: stop once the next step would cost more (``effort_max`` is then that
+    step's cost, above the ceiling). Empty when the type's rules are one group."""
+    return rate(ex, ceiling).features() if classes(ex) else {}
 
 
 def step_rater(engine, ptype, params) -> Callable[[Any], dict[str, float]]:

@@ -148,3 +148,34 @@ def test_a_ceiling_stops_the_path_once_the_next_step_costs_more():
     out = ladder.walk(grid, ceiling=2.0)
     assert not out.solved and out.floor > 2.0
     assert all(s.cost <= 2.0 for s in out.steps)
+
+
+SOLVED = ("534678912672195348198342567859761423426853791713924856"
+          "961537284287419635345286179")
+
+
+def test_a_puzzle_with_two_solutions_ends_as_needing_search():
+    # A solved grid less four squares, in two rows of one band and two columns of two
+    # boxes, whose values cross (r1ca = r2cb, r1cb = r2ca): they can swap, two solutions.
+    # No technique has a step (not even the unique rectangle, which needs a fourth
+    # square with more values): the path ends needing search, rated at nested chains.
+    grid = board()
+    rows = [SOLVED[9 * r:9 * r + 9] for r in range(9)]
+    found = None
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            if r1 // 3 != r2 // 3:
+                continue
+            for a in range(9):
+                for b in range(a + 1, 9):
+                    if a // 3 != b // 3 and rows[r1][a] == rows[r2][b] and rows[r1][b] == rows[r2][a]:
+                        found = found or (r1, r2, a, b)
+    assert found
+    r1, r2, a, b = found
+    blank = {9 * r1 + a, 9 * r1 + b, 9 * r2 + a, 9 * r2 + b}
+    for x in range(81):
+        if x not in blank:
+            grid.place(x, bit(int(SOLVED[x])))
+    out = ladder.walk(grid)
+    assert not out.solved and out.stuck.startswith("needs search")
+    assert out.features()["effort_max"] == ladder.NESTED

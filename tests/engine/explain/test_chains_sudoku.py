@@ -8,6 +8,7 @@ import pytest
 from puzzle_engine.engine import Engine
 from puzzle_engine.explain import Explainer
 from puzzle_engine.explain.ladder import rate
+from puzzle_engine.explain.rating import effort, score
 from puzzle_engine.solving.backend import Backend
 
 # (puzzle, SE's rating, the technique it needs), from benchmarks/data/se_rated/sample.csv:
@@ -42,3 +43,13 @@ def test_known_puzzles_get_SEs_rating(cpsat_engine, sudoku, text, se, technique)
     for step in ladder.steps:
         for f in step.facts:
             assert (ex.solution[f.square] == f.value) == f.equal
+
+
+def test_the_effort_alone_and_a_ceiling(cpsat_engine, sudoku):
+    text, se, _ = PUZZLES[2]
+    parsed = sudoku.parse({"size": None, "box": None, "choose": None}, text)
+    ex = Explainer(cpsat_engine, sudoku, parsed.params, parsed.instance)
+    assert abs(score(effort(ex)) - se) <= 0.1
+    # below the puzzle's hardest step: the path stops there, rated above the ceiling
+    capped = effort(ex, ceiling=5.0)
+    assert 5.0 < capped["effort_max"] <= se + 0.1
