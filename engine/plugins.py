@@ -62,8 +62,8 @@ RESERVED_OPTIONS = frozenset((
     "attempts", "bins", "config", "count", "cutoff", "dask-timeout", "data", "db",
     "difficulty", "exact", "executor", "features", "force", "format", "grade",
     "grade-seed", "grader", "help", "jobs", "max-size", "model", "no-steps",
-    "no-strengthen", "out", "per-label", "puzzle", "resume", "runs", "scheduler", "seed",
-    "solver", "steps", "strengthen", "time-limit", "workers"))
+    "no-strengthen", "out", "per-label", "puzzle", "rating", "resume", "runs", "scheduler",
+    "seed", "solver", "steps", "strengthen", "time-limit", "workers"))
 #: registry name -> (hook, what an object must have: its attributes, or the protocol of
 #: ``hookspecs`` it must follow, what it is called in messages)
 REGISTRIES = {

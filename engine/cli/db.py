@@ -106,7 +106,8 @@ def _cell(value) -> str:
 @db_app.command("export")
 def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
               level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
-              batch_id: BatchOpt = None, rating: RatingOpt = None, source: FromOpt = "puzzles",
+              batch_id: BatchOpt = None, rating: RatingOpt = None,
+              source: FromOpt = "puzzles",
               variants: VariantsOpt = False, out: OutOpt = None, force: ForceOpt = False,
               fmt: Annotated[str, typer.Option("--format", help="jsonl (the records of 'gen "
                              "--format json', with the store's fields under 'store') or csv.")
@@ -121,14 +122,15 @@ def db_export(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
         if fmt not in EXPORT_FORMATS:
             raise PuzzleInputError(f"bad --format '{fmt}': expected jsonl or csv")
         check_draw(limit, draw)
-        _write(db, _filters(type_name, param, level, since, until, batch_id, rating), source, variants,
-               limit, draw, fmt, out, force)
+        _write(db, _filters(type_name, param, level, since, until, batch_id, rating), source,
+               variants, limit, draw, fmt, out, force)
 
 
 @db_app.command("query")
 def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
              level: LevelOpt = None, since: SinceOpt = None, until: UntilOpt = None,
-             batch_id: BatchOpt = None, rating: RatingOpt = None, source: FromOpt = "all",
+             batch_id: BatchOpt = None, rating: RatingOpt = None,
+             source: FromOpt = "all",
              variants: VariantsOpt = False, out: OutOpt = None, force: ForceOpt = False,
              limit: Annotated[Optional[int], typer.Option("--limit", help="At most this many "
                               "(the first stored, or with --draw a random draw).")] = None,
@@ -142,8 +144,8 @@ def db_query(db: DbArg, type_name: TypeOpt = None, param: ParamOpt = None,
         if fmt not in ("line", *EXPORT_FORMATS):
             raise PuzzleInputError(f"bad --format '{fmt}': expected line, jsonl or csv")
         check_draw(limit, draw)
-        _write(db, _filters(type_name, param, level, since, until, batch_id, rating), source, variants,
-               limit, draw, fmt, out, force)
+        _write(db, _filters(type_name, param, level, since, until, batch_id, rating), source,
+               variants, limit, draw, fmt, out, force)
 
 
 def _write(db: Path, filters: Filters, source: str, variants: bool, limit, draw, fmt: str,

@@ -108,3 +108,23 @@ def test_a_generation_that_finds_nothing_exits_3_and_a_batch_records_its_seeds(t
     code, out, err = run_main(["db", "stats", str(db), "--format", "json"])
     (batch,) = json.loads(out)["batches"]
     assert (batch["skipped"], batch["next_seed"], batch["off_level"]) == (2, 3, 0)
+
+
+def test_batch_rating_stores_the_band_and_says_the_rate(tmp_path):
+    """batch --rating: the ratings in their column, the band part of what the batch is
+    known by (another band is another batch), the rate in the summary."""
+    db = tmp_path / "b.db"
+    code, _, err = run_main(["batch", "sudoku", "--size", "4", "--count", "2", "--seed", "1",
+                             "--rating", "1-2", "--db", str(db)])
+    assert code == 0, err
+    assert "seeds tried per puzzle kept" in err.splitlines()[-1]
+    with sqlite3.connect(db) as conn:
+        ratings = [r for (r,) in conn.execute("SELECT rating FROM puzzles")]
+        settings = [json.loads(s) for (s,) in conn.execute("SELECT settings FROM batches")]
+    assert len(ratings) == 2 and all(1 <= r <= 2 for r in ratings)
+    assert settings[0]["rating.band"] == [1.0, 2.0]
+    code, _, err = run_main(["batch", "sudoku", "--size", "4", "--count", "1", "--seed", "1",
+                             "--rating", "1-1.5", "--db", str(db)])
+    assert code == 0, err
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM batches").fetchone() == (2,)
