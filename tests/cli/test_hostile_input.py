@@ -391,6 +391,10 @@ ROWS = [
     fast(["specs", "--show", "nonesuch"], ["bad --show 'nonesuch': no shipped spec of that "
                                            "name (shipped: ", "wine-merchant"]),
     fast(["db", "export", "{tmp}/nowhere.db", "--draw", "1"], ["--draw needs --limit"]),
+    # -- round 6: grow (Combination's --start full and --fills)
+    fast(["gen", "combination", "--start", "empty"], ["bad --start 'empty': expected base or full"]),
+    fast(["gen", "combination", "--start", "full", "--fills", "0"],
+         ["bad --fills 0: must be at least 1"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
