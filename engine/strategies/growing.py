@@ -11,13 +11,15 @@ if its search is harder (easier) than the current level's: the mean search nodes
 type's grader over ``--bias-runs`` random orders (``Grader.nodes``). The paper biased its
 search this way to find harder or easier levels.
 
-With ``--start full`` the level goes the other way: the type draws a random full level
-with a solution it built itself (``random_full``: for Combination, a board filled with
-pieces until no square takes one more), and takes one element away at a time
+With ``--start full`` the level goes the other way: on one random base, the type draws
+``--fills`` random full levels, each with a solution it built itself (``random_full``:
+for Combination, the board filled with pieces until no square takes one more); each one
+the criterion accepts is kept, and from it one element is taken away at a time
 (``shrink``: each candidate comes with a solution of its own) while the criterion still
-accepts it. Every level on the way is accepted; the last is the puzzle. Only the
-criterion's acceptance decides (never the solver's solution), so a seed gives the same
-levels on every exact solver. ``--bias`` works as it does when growing.
+accepts it. One base serves every fill, so a type with ``split_data`` flattens it once.
+Only the criterion's acceptance decides (never the solver's solution), so a seed gives
+the same levels on every exact solver; under ``--bias`` a level must beat the last one
+kept, measured on Gecode (``BIAS_SOLVER``) whatever the engine's solver.
 """
 from __future__ import annotations
 

@@ -6,7 +6,9 @@ colour. A piece attacks along rows and columns (rook), diagonals (bishop) or bot
 A level is grown (strategy ``growing``): a random board of walls and holes, then one
 piece more at a time while the level still has a placement. A level is kept when its
 placements are all the same up to swapping colours whose piece sets are identical
-(criterion ``unique-modulo-symmetry``, through ``solution_key``).
+(criterion ``unique-modulo-symmetry``, through ``solution_key``). With the strategy's
+``--start full``, a level is instead the pieces of a random full placement on a random
+board, kept when unique (``placements``): the way to 6 x 6 boards and more.
 
 Text: the first line lists the piece types, ``2 rook a, 1 queen b`` (count, attack,
 colour letter); the rows follow, ``.`` empty, ``#`` wall, ``o`` hole. The one-line

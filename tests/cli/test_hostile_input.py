@@ -428,6 +428,10 @@ ROWS = [
     fast(["batch", "fillomino", "--rows", "4", "--cols", "7", "--symmetry", "diagonal",
           "--count", "1", "--db", "{tmp}/new.db"],
          ["--symmetry diagonal needs a square board; this one is 4x7"]),
+    # -- round 6: grow (Combination's --start full and --fills)
+    fast(["gen", "combination", "--start", "empty"], ["bad --start 'empty': expected base or full"]),
+    fast(["gen", "combination", "--start", "full", "--fills", "0"],
+         ["bad --fills 0: must be at least 1"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
