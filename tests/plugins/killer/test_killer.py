@@ -60,7 +60,10 @@ def test_a_generated_9x9_has_few_givens_is_unique_and_explained(host, killer):
 def test_text_drawing_and_play_board(killer):
     parsed = killer.parse({"size": None, "box": None}, FOUR)
     params = parsed.params
-    assert params == {"size": 4, "box": "2x2"}
+    assert params == {"size": 4, "box": "2x2", "max_givens": None}
+    assert killer.accept_puzzle(params, parsed.instance, None)  # 3 givens, no bound
+    bound = killer.check_params({"size": 4, "box": None, "max_givens": 2})
+    assert not killer.accept_puzzle(bound, parsed.instance, None)
     assert killer.format(params, parsed.instance, "line") == FOUR
     text = killer.format(params, parsed.instance, "text")
     assert text.splitlines()[-1] == "10 5 7 10 8"
