@@ -37,8 +37,7 @@ class Killer(SudokuVariant):
         most = params.get("max_givens")
         if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 0):
             raise PuzzleInputError(f"bad --max-givens {most!r}: expected a whole number from 0")
-        sudoku = self.check_size(logic.check_params(params))
-        return {"size": sudoku["size"], "box": sudoku["box"], "max_givens": most}
+        return {**self.boxed_params(params), "max_givens": most}
 
     def accept_puzzle(self, params, instance, solution):
         most = params["max_givens"]
@@ -48,8 +47,7 @@ class Killer(SudokuVariant):
         return logic.dims(params)[1:]
 
     def model_data(self, params):
-        _, r, c = logic.dims(params)
-        return {"r": r, "c": c}
+        return self.box_data(params)
 
     def cage_of(self, params, board) -> tuple[int, ...]:
         n = params["size"]
