@@ -524,3 +524,26 @@ def run_main(argv, stdin=None):
         for s, handler in handlers.items():
             signal.signal(s, handler)
     return code, out.getvalue(), err.getvalue()
+
+
+# -- the Sudoku variants (tests/plugins/sudoku_x, jigsaw, killer) ---------------------------
+def variant_end_to_end(host, name, raw, seed, explain, says):
+    """A puzzle of the variant ``name`` generated from ``seed`` on the SAT back end (the
+    variants' own), minimal, unique by Chuffed, then checked and solved through the
+    command line; the small puzzle ``explain`` explained in full there, naming ``says``.
+    Returns (type, params, puzzle)."""
+    ptype = host.get_type(name)
+    engine = Engine(host, Backend("sat", time_limit=None))
+    params = engine.check_params(ptype, raw)
+    puzzle = engine.generate(ptype, params, seed).puzzle
+    assert puzzle.minimal and puzzle.unknown == 0
+    chuffed = Engine(host, Backend("chuffed", time_limit=None))
+    _, boards = chuffed.solve(ptype, params, puzzle.grid, nr_solutions=2)
+    assert boards == [puzzle.solution]
+    line = ptype.format(params, puzzle.grid, "line")
+    assert run("check", name, line).output.strip() == "1 solution (unique)"
+    assert run("solve", name, line).exit_code == 0
+    explained = run("explain", name, explain)
+    assert explained.exit_code == 0 and "solved in" in explained.output
+    assert says in explained.output, explained.output
+    return ptype, params, puzzle

@@ -9,7 +9,7 @@ format joins the three with ``/`` (sums split by commas). Sizes 4 to 9 with boxe
 """
 from importlib.resources import files
 
-from puzzle_engine import ConstraintGroup, Parsed, PuzzleInputError, hookimpl
+from puzzle_engine import ConstraintGroup, Param, Parsed, PuzzleInputError, hookimpl
 from puzzle_engine.render.svg import GridDrawing
 from puzzle_engine_plugins.sudoku import Sudoku, drawing, logic
 from puzzle_engine_plugins.sudoku.variant import (CORE, SudokuVariant, boxes_of, conflict,
@@ -28,19 +28,26 @@ class Killer(SudokuVariant):
     name = "killer"
     description = "Killer Sudoku: cages of distinct digits with given sums, usually no givens."
     models = (CORE, files("puzzle_engine_plugins.killer") / "killer.mzn")
-    params = Sudoku.params[:2]  # size and box, as Sudoku's
+    params = Sudoku.params[:2] + (  # size and box, as Sudoku's
+        Param("max_givens", int, None, "draw again until a puzzle needs at most this many "
+              "givens (0: none; default: as few as uniqueness allows)"),)
     layers = 3
 
     def check_params(self, params):
-        params = self.check_size(logic.check_params(params))
-        return {"size": params["size"], "box": params["box"]}
+        most = params.get("max_givens")
+        if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 0):
+            raise PuzzleInputError(f"bad --max-givens {most!r}: expected a whole number from 0")
+        return {**self.boxed_params(params), "max_givens": most}
+
+    def accept_puzzle(self, params, instance, solution):
+        most = params["max_givens"]
+        return most is None or self.givens(params, instance) <= most
 
     def box_shape(self, params):
         return logic.dims(params)[1:]
 
     def model_data(self, params):
-        _, r, c = logic.dims(params)
-        return {"r": r, "c": c}
+        return self.box_data(params)
 
     def cage_of(self, params, board) -> tuple[int, ...]:
         n = params["size"]

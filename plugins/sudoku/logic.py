@@ -135,7 +135,13 @@ def units(n: int, r: int, c: int) -> list[tuple[str, list[int]]]:
 
 
 def find_conflict(board: Board, n: int, r: int, c: int) -> str | None:
-    for name, cells in units(n, r, c):
+    return repeated(board, units(n, r, c))
+
+
+def repeated(board: Board, named: Sequence[tuple[str, Sequence[int]]]) -> str | None:
+    """The first value that one of the ``(name, squares)`` units holds twice, in words
+    ("5 appears twice in row 3"), or None (also the Sudoku variants' check)."""
+    for name, cells in named:
         seen: set[int] = set()
         for i in cells:
             v = board[i]

@@ -25,7 +25,7 @@ from puzzle_engine.render.play import PlayGrid
 from puzzle_engine.render.svg import GridDrawing
 
 from .groups import LINE_WEIGHT
-from .logic import ALPHABET, format_line, format_text, parse
+from .logic import ALPHABET, check_params, dims, format_line, format_text, parse, repeated
 from .logic import units as sudoku_units
 
 #: The model core every variant's own model is appended to.
@@ -49,14 +49,7 @@ def boxes_of(n: int, r: int, c: int) -> list[Unit]:
 
 def conflict(board: Sequence[int], units: Sequence[Unit]) -> str | None:
     """The first value a unit holds twice, in words, or None."""
-    for name, _, squares in units:
-        seen: set[int] = set()
-        for i in squares:
-            v = board[i]
-            if v and v in seen:
-                return f"{ALPHABET[v - 1]} appears twice in {name}"
-            seen.add(v)
-    return None
+    return repeated(board, [(name, squares) for name, _, squares in units])
 
 
 def labelled(labels: Sequence[int]) -> dict[int, list[int]]:
@@ -210,6 +203,17 @@ class SudokuVariant(GridPuzzle, Explanation, Drawing, Play):
             raise PuzzleInputError(f"bad size {params['size']}: {self.name} boards run up to "
                                    f"{MAX_VARIANT_SIZE}x{MAX_VARIANT_SIZE}")
         return params
+
+    def boxed_params(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """``{"size", "box"}`` from ``--size``/``--box``, as Sudoku reads them, for a
+        variant with boxes."""
+        params = self.check_size(check_params(raw))
+        return {"size": params["size"], "box": params["box"]}
+
+    def box_data(self, params) -> dict[str, Any]:
+        """The box shape as the variants' models take it: ``r`` and ``c``."""
+        _, r, c = dims(params)
+        return {"r": r, "c": c}
 
     def parse_digits(self, text: str, raw: dict[str, Any]) -> tuple[dict[str, Any], tuple]:
         """The digits block, with Sudoku's reader (``raw`` holds the size or box)."""

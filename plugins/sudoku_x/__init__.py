@@ -1,8 +1,9 @@
 """Sudoku X (``sudoku-x``): Sudoku whose two long diagonals hold 1..n once each too.
 
 The board is Sudoku's (a flat n x n board, the same text and line formats), drawn with
-the diagonals shaded; it shares Sudoku's reading, writing, square chooser and the
-symmetries that keep the diagonals (relabelling, reflections, quarter turns).
+the diagonals shaded; it shares Sudoku's options (``--size``, ``--box``), reading,
+writing, square chooser (by fill fraction, Sudoku's default) and the symmetries that
+keep the diagonals (relabelling, reflections, quarter turns).
 """
 from importlib.resources import files
 
@@ -28,17 +29,16 @@ class SudokuX(SudokuVariant, Symmetry):
     name = "sudoku-x"
     description = "Sudoku X: Sudoku whose two long diagonals hold 1..n once each too."
     models = (CORE, files("puzzle_engine_plugins.sudoku_x") / "sudoku_x.mzn")
-    params = Sudoku.params
+    params = Sudoku.params[:2]  # size and box, as Sudoku's; squares chosen by fill fraction
 
     def check_params(self, params):
-        return self.check_size(logic.check_params(params))
+        return self.boxed_params(params)
 
     def box_shape(self, params):
         return logic.dims(params)[1:]
 
     def model_data(self, params):
-        _, r, c = logic.dims(params)
-        return {"r": r, "c": c}
+        return self.box_data(params)
 
     def units(self, params, instance):
         n, r, c = logic.dims(params)
@@ -53,9 +53,7 @@ class SudokuX(SudokuVariant, Symmetry):
         return None if board is None else transform(board)
 
     def choose_square(self, params, board, candidates, rng, solution):
-        if params["choose"] != "fill":
-            return super().choose_square(params, board, candidates, rng, solution)
-        return logic.choose_fill(board, params["size"], candidates, rng)
+        return logic.choose_fill(board, params["size"], candidates, rng)  # Sudoku's default
 
     def transformations(self, params):
         return [Transformation(name, draw) for name, draw in

@@ -5,11 +5,9 @@ import random
 
 import pytest
 
-from puzzle_engine.engine import Engine
-from puzzle_engine.solving.backend import Backend
 from puzzle_engine_plugins.jigsaw import regions
 from puzzle_engine_plugins.sudoku.variant import connected, labelled
-from support import run
+from support import variant_end_to_end
 
 #: A 6x6 jigsaw (gen jigsaw --size 6 --seed 1 --format line).
 SIX = "....4.3..1....2.....5..1........4.../AAABBBCAABBBCADDDDCCEDFDCCEEFFEEEFFF"
@@ -32,24 +30,13 @@ def test_regions_from_a_seed_are_n_joined_squares_each_and_irregular(n):
     assert sum(a != b for a, b in zip(drawn, regions.start(n))) > n
 
 
-def test_a_generated_9x9_is_unique_and_explained(host, jigsaw):
-    engine = Engine(host, Backend("sat", time_limit=None))
-    params = engine.check_params(jigsaw, {"size": 9})
-    puzzle = engine.generate(jigsaw, params, 1).puzzle
-    assert puzzle.minimal and puzzle.unknown == 0
-    chuffed = Engine(host, Backend("chuffed", time_limit=None))
-    _, boards = chuffed.solve(jigsaw, params, puzzle.grid, nr_solutions=2)
-    assert boards == [puzzle.solution]
+def test_a_generated_9x9_is_unique_and_explained(host):
+    jigsaw, params, puzzle = variant_end_to_end(host, "jigsaw", {"size": 9}, 1, SIX,
+                                                "(size 1: region ")
     digits, layout = puzzle.solution[:81], puzzle.solution[81:]
     assert layout == puzzle.grid[81:]  # the regions are structure: never emptied
     for squares in labelled(layout).values():
         assert sorted(digits[i] for i in squares) == list(range(1, 10))
-    line = jigsaw.format(params, puzzle.grid, "line")
-    assert run("check", "jigsaw", line).output.strip() == "1 solution (unique)"
-    assert run("solve", "jigsaw", line).exit_code == 0
-    explained = run("explain", "jigsaw", SIX)
-    assert explained.exit_code == 0 and "solved in" in explained.output
-    assert "(size 1: region " in explained.output
 
 
 @pytest.mark.fast

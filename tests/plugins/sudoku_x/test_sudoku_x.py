@@ -3,10 +3,7 @@ Chuffed, keeping both diagonals; its explanation names the diagonals; and, witho
 solver, its text, drawing, play board and constraint groups."""
 import pytest
 
-from puzzle_engine import calls
-from puzzle_engine.engine import Engine
-from puzzle_engine.solving.backend import Backend
-from support import run
+from support import variant_end_to_end
 
 #: A 6x6 Sudoku X (gen sudoku-x --size 6 --seed 1 --format line).
 SIX = ".........6.3....54.2.......5........"
@@ -17,26 +14,13 @@ def sudoku_x(host):
     return host.get_type("sudoku-x")
 
 
-def test_a_generated_9x9_is_unique_keeps_the_diagonals_and_is_explained(host, sudoku_x):
-    engine = Engine(host, Backend("sat", time_limit=None))
-    params = engine.check_params(sudoku_x, {"size": 9})
-    puzzle = engine.generate(sudoku_x, params, 1).puzzle
-    assert puzzle.minimal and puzzle.unknown == 0 and 0 < calls.call(
-        sudoku_x, "givens", params=params, board=puzzle.grid) < 40
-    again = engine.generate(sudoku_x, params, 1).puzzle
-    assert (again.grid, again.solution) == (puzzle.grid, puzzle.solution)
-    chuffed = Engine(host, Backend("chuffed", time_limit=None))
-    _, boards = chuffed.solve(sudoku_x, params, puzzle.grid, nr_solutions=2)
-    assert boards == [puzzle.solution]
+def test_a_generated_9x9_is_unique_keeps_the_diagonals_and_is_explained(host):
+    sudoku_x, params, puzzle = variant_end_to_end(host, "sudoku-x", {"size": 9}, 1, SIX,
+                                                  "(size 1: the main diagonal;")
+    assert 0 < sudoku_x.givens(params, puzzle.grid) < 40
     s = puzzle.solution
     assert {s[i * 9 + i] for i in range(9)} == {s[i * 9 + 8 - i] for i in range(9)} == set(
         range(1, 10))
-    line = sudoku_x.format(params, puzzle.grid, "line")
-    assert run("check", "sudoku-x", line).output.strip() == "1 solution (unique)"
-    assert run("solve", "sudoku-x", line).exit_code == 0
-    explained = run("explain", "sudoku-x", SIX)
-    assert explained.exit_code == 0 and "solved in" in explained.output
-    assert "the main diagonal" in explained.output or "the anti-diagonal" in explained.output
 
 
 @pytest.mark.fast
