@@ -109,3 +109,17 @@ def test_a_printed_key_tells_its_colours_apart_in_greyscale(tmp_path):
     fills = [g.find("svg:circle", NS).get("fill") for g in legend]
     # colour a is plain, colour b crossed by its lines
     assert {(f, n > 0) for f, n in zip(fills, lines)} == {(PALETTE[0], False), (PALETTE[1], True)}
+
+
+def test_the_patterns_leave_8x8_levels_four_to_a_page(tmp_path):
+    """The patterns are lines, not text: the sheet's smallest text stays the list's, so
+    four 8x8 levels still share an A4 page at 8 points (a letter on each piece did not)."""
+    import json
+    level = {**LEVEL, "params": {**LEVEL["params"], "width": 8, "height": 8, "colours": 3},
+             "board": ["........"] * 8,
+             "pieces": "2 bishop b, 1 queen b, 2 queen a, 1 rook c, 3 bishop a, 1 rook b"}
+    source = tmp_path / "c8.jsonl"
+    source.write_text((json.dumps(level) + "\n") * 4)
+    cli("render", source, "--format", "svg", "--out", tmp_path / "c8.svg")
+    page = (tmp_path / "c8.svg").read_text()
+    assert len(ET.fromstring(page).findall("svg:svg", NS)) == 4
