@@ -1,6 +1,6 @@
-"""Combination printed in greyscale (issue 42.4): a piece shows its colour by a letter on
-the piece as well as by its fill, so that pieces of two colours (and two attacks) stay
-apart on a black-and-white copy. The pictures are rasterised by cairo, turned grey, and
+"""Combination printed in greyscale (issue 42.4): a piece shows its colour by a pattern of
+lines across it as well as by its fill, so that pieces of two colours (and two attacks)
+stay apart on a black-and-white copy. The pictures are rasterised by cairo, turned grey, and
 cut at the middle grey as a photocopier would."""
 import itertools
 import xml.etree.ElementTree as ET
@@ -39,7 +39,7 @@ def apart(a, b, slack=2):
 
 
 def pieces_of(svg, scale, origin=(0, 0), k=1.0):
-    """Each drawn piece of the key's board: (colour's fill, glyph, badge letter, its
+    """Each drawn piece of the key's board: (colour's fill, glyph, its
     centre and half side in pixels), for a drawing at ``origin`` scaled by ``k`` on the picture."""
     root = ET.fromstring(svg)
     out = []
@@ -48,19 +48,17 @@ def pieces_of(svg, scale, origin=(0, 0), k=1.0):
             continue
         disc = g.find("svg:circle", NS)
         cx, cy, r = (float(disc.get(a)) for a in ("cx", "cy", "r"))
-        glyph, *letter = (t.text for t in g.findall("svg:text", NS))
-        letter = letter[0] if letter else None
-        half = r * 1.13  # the disc and its badge, inside the square's lines
+        glyph = g.find("svg:text", NS).text
+        half = r * 1.13  # the disc, inside the square's lines
         box = ((origin[0] + cx * k) * scale, (origin[1] + cy * k) * scale, half * k * scale)
-        out.append((disc.get("fill"), glyph, letter, box))
+        out.append((disc.get("fill"), glyph, box))
     return out
 
 
 def check_told_apart(image, pieces):
     """Two pieces of another colour or attack differ in greyscale in a good many pixels;
     two of the same kind look the same."""
-    crops = [((fill, glyph, letter), black_and_white(crop(image, box)))
-             for fill, glyph, letter, box in pieces]
+    crops = [((fill, glyph), black_and_white(crop(image, box))) for fill, glyph, box in pieces]
     area = crops[0][1].width * crops[0][1].height
     kinds = set()
     for (kind_a, a), (kind_b, b) in itertools.combinations(crops, 2):
@@ -75,7 +73,7 @@ def check_told_apart(image, pieces):
 
 def test_every_colour_and_attack_is_told_apart_in_greyscale():
     """All 8 colours x 3 attacks on one key: 24 pieces, each pair apart in black and white
-    (without the letters, red and blue, among others, print as one grey)."""
+    (without the patterns, red and blue, among others, print as one grey)."""
     width = 6
     kinds = [(c, a) for c in range(1, 9) for a in range(1, 4)]
     level = Level(width, 4, (0,) * 24, tuple(Piece(1, c, ATTACKS[a - 1]) for c, a in kinds))
@@ -84,14 +82,13 @@ def test_every_colour_and_attack_is_told_apart_in_greyscale():
     image = raster_svg(svg, PX)
     pieces = pieces_of(svg, PX)
     assert {p[0] for p in pieces} == set(PALETTE)
-    assert sorted(p[2] for p in pieces) == sorted(COLOURS * 3)
     assert len(check_told_apart(image, pieces)) == 24 * 23 // 2
 
 
 def test_a_printed_key_tells_its_colours_apart_in_greyscale(tmp_path):
     """The answer key that 'render' prints, rasterised: the rooks, bishops and queens of
-    colours a and b are apart in black and white, and the legend's pieces carry the same
-    letters as the list."""
+    colours a and b are apart in black and white, and the legend's pieces carry the
+    patterns of their colours."""
     source = tmp_path / "c.jsonl"
     source.write_text(__import__("json").dumps(LEVEL) + "\n")
     cli("render", source, "--format", "svg", "--per-page", 1, "--solutions",
@@ -105,8 +102,24 @@ def test_a_printed_key_tells_its_colours_apart_in_greyscale(tmp_path):
     assert len(pieces) == 10
     kinds = check_told_apart(image, pieces)
     # pieces of one attack in both colours were compared
-    assert any(a[1] == b[1] and a[2] != b[2] for a, b in kinds)
+    assert any(a[1] == b[1] and a[0] != b[0] for a, b in kinds)
     root = ET.fromstring(page)
     legend = [g for g in root.iter(f"{{{NS['svg']}}}g") if g.get("class") == "legend"]
-    letters = [g.findall("svg:text", NS)[1].text for g in legend]
-    assert letters == [p.split()[-1] for p in LEVEL["pieces"].split(", ")]
+    lines = [len([e for e in g if e.get("class") == "pattern"]) for g in legend]
+    fills = [g.find("svg:circle", NS).get("fill") for g in legend]
+    # colour a is plain, colour b crossed by its lines
+    assert {(f, n > 0) for f, n in zip(fills, lines)} == {(PALETTE[0], False), (PALETTE[1], True)}
+
+
+def test_the_patterns_leave_8x8_levels_four_to_a_page(tmp_path):
+    """The patterns are lines, not text: the sheet's smallest text stays the list's, so
+    four 8x8 levels still share an A4 page at 8 points (a letter on each piece did not)."""
+    import json
+    level = {**LEVEL, "params": {**LEVEL["params"], "width": 8, "height": 8, "colours": 3},
+             "board": ["........"] * 8,
+             "pieces": "2 bishop b, 1 queen b, 2 queen a, 1 rook c, 3 bishop a, 1 rook b"}
+    source = tmp_path / "c8.jsonl"
+    source.write_text((json.dumps(level) + "\n") * 4)
+    cli("render", source, "--format", "svg", "--out", tmp_path / "c8.svg")
+    page = (tmp_path / "c8.svg").read_text()
+    assert len(ET.fromstring(page).findall("svg:svg", NS)) == 4
