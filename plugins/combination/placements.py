@@ -14,9 +14,6 @@ from .level import ATTACKS, Level, Piece
 from .rules import along, safe
 
 
-BALANCE = True
-
-
 def fill(board: tuple[int, ...], width: int, colours: int, kinds: list[str],
          rng: random.Random) -> tuple[int, ...]:
     """A random maximal placement on ``board``: each colour draws one attack of ``kinds``
@@ -24,7 +21,8 @@ def fill(board: tuple[int, ...], width: int, colours: int, kinds: list[str],
     docs/performance.md), then the empty squares, in random order, each take the piece
     of the first colour, in a random order of the colours, that stands safe there. A
     piece more only stops rays between the others, so the placement stays valid as it
-    grows, and no square is left where a piece would stand safe."""
+    grows, and no square is left where a piece would stand safe. Of the colours that
+    fit a square, the one with the fewest pieces so far takes it (ties in random order)."""
     codes = [4 * colour + ATTACKS.index(rng.choice(kinds)) + 1
              for colour in range(1, colours + 1)]
     placement = [-v for v in board]
@@ -34,8 +32,7 @@ def fill(board: tuple[int, ...], width: int, colours: int, kinds: list[str],
     for i in squares:
         options = codes[:]
         rng.shuffle(options)
-        if BALANCE:
-            options.sort(key=lambda code: placed[code])
+        options.sort(key=lambda code: placed[code])  # the smallest army first
         for code in options:
             if safe(placement, width, i, code):
                 placement[i] = code
