@@ -567,14 +567,18 @@ class Explainer:
         return out
 
     def run(self, limit: int | None = None, reasons: bool = True,
-            seconds: float | None = None, clock=time.monotonic) -> Explanation:
-        """Steps until solved, stuck, ``limit`` steps, or (between rounds) ``seconds`` of
-        ``clock`` (wall time; ``time.process_time`` for CPU), never before the first
-        round: a stop leaves at least its steps; the steps found before a stop are sound
-        all the same."""
+            seconds: float | None = None, clock=time.monotonic,
+            rounds: int | None = None) -> Explanation:
+        """Steps until solved, stuck, ``limit`` steps, ``rounds`` whole rounds, or (between
+        rounds) ``seconds`` of ``clock`` (wall time; ``time.process_time`` for CPU), never
+        before the first round: a stop leaves at least its steps; the steps found before a
+        stop are sound all the same. ``limit`` may cut a round short, so the steps after
+        it can differ from a whole run's; ``rounds`` never does."""
         out = Explanation()
         deadline = None if seconds is None else clock() + seconds
-        while limit is None or len(out.steps) < limit:
+        done = 0
+        while (limit is None or len(out.steps) < limit) and (rounds is None or done < rounds):
+            done += 1
             if deadline is not None and out.steps and clock() >= deadline:
                 out.stuck = f"stopped after {seconds:g} s"
                 break

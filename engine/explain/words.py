@@ -312,15 +312,18 @@ def _same(a: ExplainedStep, b: ExplainedStep) -> bool:
             and a.squares == b.squares and a.values == b.values)
 
 
-def explain(ex: Explainer, words: Words, shown: int | None = None, chunk: int = 100
+def explain(ex: Explainer, words: Words, shown: int | None = None
             ) -> tuple[Explanation, list[Said], list[ExplainedStep]]:
-    """Run ``ex`` until ``shown`` steps are shown (default: to the end), ``chunk`` of the
-    explainer's steps at a time: the explanation (cut after the last shown step), the
-    shown steps and every step classed (``said_steps``)."""
+    """Run ``ex`` until ``shown`` steps are shown (default: to the end), whole rounds at
+    a time (1, then 2, 4... more), so the steps are the first of a whole run's and a
+    hint costs a round or two: the explanation (cut after the last shown step), the shown
+    steps and every step classed (``said_steps``)."""
     start = list(ex.known)
     result = Explanation()
+    rounds = 1
     while True:
-        part = ex.run(limit=None if shown is None else chunk)
+        part = ex.run(rounds=None if shown is None else rounds)
+        rounds *= 2
         result.steps += part.steps
         result.checks, result.stuck, result.solved = part.checks, part.stuck, part.solved
         said, classed = said_steps(ex, result.steps, words, start)
