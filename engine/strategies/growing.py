@@ -13,7 +13,7 @@ search this way to find harder or easier levels.
 
 With ``--start full`` the level goes the other way: on one random base, the type draws
 ``--fills`` random full levels, each with a solution it built itself (``random_full``:
-for Combination, the board filled with pieces until no square takes one more); each one
+for pieces on a board, the board filled until no square takes one more); each one
 the criterion accepts is kept, and from it one element is taken away at a time
 (``shrink``: each candidate comes with a solution of its own) while the criterion still
 accepts it. One base serves every fill, so a type with ``split_data`` flattens it once.
