@@ -59,7 +59,8 @@ class GrowingStrategy(Strategy):
         Param("restarts", int, 20, "New bases drawn when a growth ends with no accepted level."),
         Param("fills", int, 25, "With --start full: random full levels drawn on one base."),
         Param("start", str, "base", "'base': grow from a random base (the paper's method); "
-              "'full': take elements away from a random full level while it stays accepted."),
+              "'full': keep the accepted ones of --fills random full levels on one base, each "
+              "then made smaller while it stays accepted."),
     )
 
     def make_options(self, values, workers: int = 1) -> dict[str, Any]:
