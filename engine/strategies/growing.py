@@ -13,7 +13,7 @@ search this way to find harder or easier levels.
 
 With ``--start full`` the level goes the other way: on one random base, the type draws
 ``--fills`` random full levels, each with a solution it built itself (``random_full``:
-say, a board filled with pieces until no square takes one more); each one
+for pieces on a board, the board filled until no square takes one more); each one
 the criterion accepts is kept, and from it one element is taken away at a time
 (``shrink``: each candidate comes with a solution of its own) while the criterion still
 accepts it. One base serves every fill, so a type with ``split_data`` flattens it once.
@@ -59,7 +59,8 @@ class GrowingStrategy(Strategy):
         Param("restarts", int, 20, "New bases drawn when a growth ends with no accepted level."),
         Param("fills", int, 25, "With --start full: random full levels drawn on one base."),
         Param("start", str, "base", "'base': grow from a random base (the paper's method); "
-              "'full': take elements away from a random full level while it stays accepted."),
+              "'full': keep the accepted ones of --fills random full levels on one base, each "
+              "then made smaller while it stays accepted."),
     )
 
     def make_options(self, values, workers: int = 1) -> dict[str, Any]:
