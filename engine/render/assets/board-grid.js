@@ -284,7 +284,7 @@
       element.appendChild(cell);
       return cell;
     });
-    element.classList.toggle("long", !grid.symbols && n > 9);
+    element.classList.toggle("long", !grid.symbols && top > 9);  // two-digit numbers
     fit();
 
     function hint() {

@@ -197,7 +197,10 @@
       $("choose").appendChild(option);
     });
     $("choose").hidden = puzzles.length < 2;
-    $("choose").addEventListener("change", (e) => show(Number(e.target.value), false));
+    $("choose").addEventListener("change", (e) => {
+      store();  // the time on the puzzle left, since its last move
+      show(Number(e.target.value), false);
+    });
     $("undo").addEventListener("click", () => go(-1));
     $("redo").addEventListener("click", () => go(1));
     $("hint").addEventListener("click", () => board.hint());
@@ -213,6 +216,7 @@
     document.addEventListener("keydown", undoKeys, true);
     document.addEventListener("visibilitychange", () => {
       if (board) run(!document.hidden && !board.solved());
+      if (document.hidden) store();  // a phone may close a hidden page without pagehide
     });
     window.addEventListener("pagehide", store);
     window.addEventListener("resize", () => board && board.fit && board.fit());
