@@ -26,7 +26,7 @@ CAGE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 class Killer(SudokuVariant):
     name = "killer"
-    description = "Killer Sudoku: cages of distinct digits with given sums, usually no givens."
+    description = "Killer Sudoku: cages of distinct digits with given sums, and few givens (none with --max-givens 0)."
     models = (CORE, files("puzzle_engine_plugins.killer") / "killer.mzn")
     params = Sudoku.params[:2] + (  # size and box, as Sudoku's
         Param("max_givens", int, None, "draw again until a puzzle needs at most this many "
