@@ -764,7 +764,12 @@ class Play(Rules):
         ``values`` the board as filled in (0 empty, -1 blocked), ``grid`` the PlayGrid as
         JSON, with the fields ``rows``, ``cols``, ``cells``, ``solution``, ``symbols``,
         ``rule``, ``units``, ``regions``, ``rules``, ``script`` (the rule's number in
-        the page) and ``kind`` ("grid"). A board's ``rules`` left empty shows the type's ``rules``. ``None``
+        the page), ``labels`` (``[square, text]`` pairs), ``shaded`` and ``kind``
+        ("grid"). Two optional marks of the puzzle: ``labels``, a small text in the top
+        left corner of some squares (``{square: text}`` or ``(square, text)`` pairs, up
+        to 6 characters each: a cage's sum), and ``shaded``, squares drawn on a light
+        background (a diagonal); bad ones are refused with one line naming the plugin.
+        A board's ``rules`` left empty shows the type's ``rules``. ``None``
         (and the answer for a type without ``Play``): no play page.
 
         A puzzle that is no board of symbols gives another kind of board (``render.play``):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ PIECE_RULES = {
 SCORINGS = {"max": "the larger of their sum and their product", "sum": "their sum",
             "product": "their product"}
 SCRIPT_CLOSERS = ("</", "<!--")  #: what a ``script`` cannot hold: it would end its <script>
+LABEL_MOST = 6  #: the longest text of a ``PlayGrid`` label (it sits in a square's corner)
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,11 @@ class PlayGrid:
     ``script`` is the source of a JavaScript function ``(values, grid) => [squares]``
     that returns the squares in conflict (``values``: the board as filled in, 0 empty),
     for the rule ``script``; it comes from the plugin's code, never from a puzzle file.
-    ``rules`` is one line telling the player the rules."""
+    ``rules`` is one line telling the player the rules. ``labels`` put a small text in
+    the top left corner of some squares (a cage's sum): ``{square: text}`` or a
+    sequence of ``(square, text)``, each text one line of up to ``LABEL_MOST`` characters,
+    a square at most once. ``shaded`` are squares drawn on a light grey background (a
+    diagonal)."""
 
     rows: int
     cols: int
@@ -70,6 +75,8 @@ class PlayGrid:
     regions: Sequence[int] | None = None
     script: str = ""
     rules: str = ""
+    labels: Mapping[int, str] | Sequence[tuple[int, str]] = ()
+    shaded: Sequence[int] = ()
 
 
 @dataclass(frozen=True)
@@ -175,7 +182,31 @@ def _problem(grid: PlayGrid) -> str | None:
                 "HTML <script>")
     if not isinstance(grid.rules, str) or "\n" in grid.rules:
         return "rules must be one line of text"
+    if _label_pairs(grid.labels, n) is None:
+        return (f"labels must be {{square: text}} or (square, text) pairs: squares 0 to "
+                f"{n - 1}, each once, texts of 1 to {LABEL_MOST} characters on one line")
+    if not _ints(grid.shaded, least=0) or any(i >= n for i in grid.shaded):
+        return f"shaded must be a list of squares, 0 to {n - 1}"
     return None
+
+
+def _label_pairs(labels: Any, n: int) -> list[tuple[int, str]] | None:
+    """A ``PlayGrid``'s ``labels`` as ``(square, text)`` pairs, or None if they are not
+    sound for a board of ``n`` squares."""
+    if isinstance(labels, Mapping):
+        labels = list(labels.items())
+    if not isinstance(labels, (list, tuple)):
+        return None
+    out: list[tuple[int, str]] = []
+    for pair in labels:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            return None
+        square, text = pair
+        if not _ints([square], 1, 0) or square >= n or not _line(text) or \
+                not 1 <= len(text.strip()) <= LABEL_MOST or square in dict(out):
+            return None
+        out.append((square, text.strip()))
+    return out
 
 
 def _line(value: Any) -> bool:
@@ -353,9 +384,12 @@ def to_json(grid: PlayBoard) -> dict[str, Any]:
                 "rule": grid.rule,
                 "numbers": None if grid.numbers is None else list(grid.numbers),
                 "goal": grid.goal, "scoring": grid.scoring, "rules": grid.rules}
+    n = grid.rows * grid.cols
     return {"kind": "grid", "rows": grid.rows, "cols": grid.cols, "cells": list(grid.cells),
             "solution": list(grid.solution),
             "symbols": None if grid.symbols is None else list(grid.symbols),
             "rule": grid.rule, "units": [list(u) for u in grid.units],
             "regions": None if grid.regions is None else list(grid.regions),
-            "script": grid.script, "rules": grid.rules}
+            "script": grid.script, "rules": grid.rules,
+            "labels": [list(pair) for pair in _label_pairs(grid.labels, n) or ()],
+            "shaded": list(grid.shaded)}

@@ -284,6 +284,17 @@
       element.appendChild(cell);
       return cell;
     });
+    // Shaded squares (a light background) and labels (a small text in a square's top
+    // left corner), both fixed by the puzzle; a label's text is set as text, never HTML.
+    for (const i of grid.shaded || []) cells[i].classList.add("shaded");
+    for (const [i, text] of grid.labels || []) {
+      const label = document.createElement("span");
+      label.className = "label";
+      label.setAttribute("aria-hidden", "true");
+      label.textContent = text;
+      cells[i].classList.add("labelled");
+      cells[i].appendChild(label);
+    }
     element.classList.toggle("long", !grid.symbols && top > 9);  // two-digit numbers
     fit();
 
