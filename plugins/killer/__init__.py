@@ -121,14 +121,14 @@ class Killer(SudokuVariant):
 
     def play_grid(self, params, instance, solution):
         grid = super().play_grid(params, instance, solution)
-        cage_units = tuple(tuple(s) for s in labelled(self.cage_of(params, instance)).values())
-        n = params["size"]
-        where = ", ".join(f"r{squares[0] // n + 1}c{squares[0] % n + 1} {self.sums(params, instance)[g]}"
-                          for g, squares in labelled(self.cage_of(params, instance)).items())
+        cages_by = labelled(self.cage_of(params, instance))
+        cage_units = tuple(tuple(s) for s in cages_by.values())
+        totals = self.sums(params, instance)
+        # Each cage's sum in the corner of its first square (in reading order), as printed.
+        labels = tuple((squares[0], str(totals[g])) for g, squares in cages_by.items())
         return type(grid)(**{**grid.__dict__, "rule": "script", "script": picture.CAGE_RULE,
-                             "units": grid.units + cage_units,
-                             "rules": f"{self.rules(params)} The cages are outlined thick; "
-                                      f"their sums, by each cage's first square: {where}."})
+                             "units": grid.units + cage_units, "labels": labels,
+                             "rules": f"{self.rules(params)} The cages are outlined thick."})
 
     def render_svg(self, params, instance, solution=None):
         n, r, c = logic.dims(params)

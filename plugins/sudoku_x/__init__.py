@@ -1,7 +1,7 @@
 """Sudoku X (``sudoku-x``): Sudoku whose two long diagonals hold 1..n once each too.
 
 The board is Sudoku's (a flat n x n board, the same text and line formats), drawn with
-the diagonals shaded; it shares Sudoku's options (``--size``, ``--box``), reading,
+the diagonals shaded (on the play page too); it shares Sudoku's options (``--size``, ``--box``), reading,
 writing, square chooser (by fill fraction, Sudoku's default) and the symmetries that
 keep the diagonals (relabelling, reflections, quarter turns).
 """
@@ -69,6 +69,11 @@ class SudokuX(SudokuVariant, Symmetry):
     def play_regions(self, params, instance):
         return drawing.boxes(*logic.dims(params))
 
+    def play_grid(self, params, instance, solution):
+        grid = super().play_grid(params, instance, solution)
+        shaded = sorted({i for _, _, squares in diagonals(params["size"]) for i in squares})
+        return type(grid)(**{**grid.__dict__, "shaded": tuple(shaded)})
+
     def render_svg(self, params, instance, solution=None):
         n, r, c = logic.dims(params)
         picture = GridDrawing(n, n)
@@ -81,8 +86,8 @@ class SudokuX(SudokuVariant, Symmetry):
 
     def rules(self, params):
         n, r, c = logic.dims(params)
-        return (f"Fill every row, column and {r}x{c} box, and both long diagonals (shaded), "
-                f"with {logic.ALPHABET[0]}-{logic.ALPHABET[n - 1]}, each once.")
+        return (f"Fill every row, column, {r}x{c} box and both long diagonals (the shaded "
+                f"squares) with {logic.ALPHABET[0]}-{logic.ALPHABET[n - 1]}, each once.")
 
 
 @hookimpl

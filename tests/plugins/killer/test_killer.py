@@ -69,5 +69,6 @@ def test_text_drawing_and_play_board(killer):
     grid = play_grid(killer, params, parsed.instance, parsed.instance[:0] + solution
                      + parsed.instance[16:])
     assert grid.rule == "script" and "function (values, grid)" in grid.script
-    assert grid.regions == parsed.instance[16:32] and "r1c1 10" in grid.rules
+    assert grid.regions == parsed.instance[16:32] and "r1c1" not in grid.rules
+    assert grid.labels == ((0, "10"), (4, "5"), (6, "7"), (8, "10"), (11, "8"))
     assert len(grid.units) == 12 + 5

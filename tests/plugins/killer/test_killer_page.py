@@ -52,7 +52,8 @@ def test_a_cage_over_its_sum_is_a_conflict(browser, tmp_path):
         return [i for i in range(16) if "conflict" in browser.find_element(
             By.CSS_SELECTOR, f'#board .cell[data-square="{i}"]').get_attribute("class").split()]
 
-    assert "r2c1 5" in browser.find_element(By.ID, "rules").text  # cage B's sum, by its square
+    assert browser.find_element(  # cage B's sum, on its first square
+        By.CSS_SELECTOR, '#board .cell[data-square="4"] .label').text == "5"
     typed(5, "4")  # cage B (r2c1 = 3, sum 5): 3 + 4 is more than 5, though no unit repeats
     assert conflicts() == [4, 5]
     typed(5, "2")

@@ -42,4 +42,5 @@ def test_text_groups_drawing_and_play_board(sudoku_x):
     solution = tuple([1] * 36)
     grid = sudoku_x.play_grid(params, parsed.instance, solution)
     assert len(grid.units) == 6 * 3 + 2 and tuple(range(0, 36, 7)) in grid.units
-    assert "both long diagonals" in grid.rules
+    assert "both long diagonals (the shaded squares)" in grid.rules
+    assert grid.shaded == tuple(sorted(set(range(0, 36, 7)) | set(range(5, 31, 5))))
