@@ -58,7 +58,8 @@ def test_the_rating_stops_early_above_the_ceiling():
     params = {"size": 9, "box": "3x3", "choose": "fill"}
     instance = tuple(0 if c == "." else int(c) for c in SEED1)
     exact = rating_of(engine, ptype, params, instance)
-    assert exact == 2.3 == rating_of(engine, ptype, params, instance, ceiling=2.3)
+    assert exact > 1.5  # its hardest step is past the singles
+    assert rating_of(engine, ptype, params, instance, ceiling=exact) == exact
     assert rating_of(engine, ptype, params, instance, ceiling=1.5) > 1.5
 
 

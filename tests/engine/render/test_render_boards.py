@@ -298,7 +298,8 @@ def test_a_combination_hint_is_the_explainers_step_end_to_end(driver, tmp_path):
     steps = data["steps"]
     first = next(k for k, s in enumerate(steps) if s["value"] > 0)
     kind = next(k for k in data["grid"]["kinds"] if k["value"] == steps[first]["value"])
-    assert f"= {kind['name']}  (" in steps[first]["text"]
+    # its sentence ends with the placement, in Combination's words ("... holds bishop b")
+    assert steps[first]["text"].split("\n")[-1].endswith(f"holds {kind['name']}")
     open_page(driver, page)
     # Steps that find a square empty change nothing on an empty board: the first hint
     # is the first placement.

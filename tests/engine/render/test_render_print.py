@@ -89,14 +89,14 @@ def test_the_rules_are_printed_on_the_sheet_as_the_play_page_shows_them(made, tm
     for line in texts(page, "rules"):
         assert float(line.get("font-size")) >= 8 * POINT
         assert text_height(image, line, 2) >= 0.7 * 8 * POINT * 2
-    # The play page shows the same text: on the board (Sudoku) and beside the drawing
-    # (logic, which has no board).
+    # The play page shows the same text, above the board: a grid (Sudoku), a question to
+    # answer (logic).
     cli("render", both, "--format", "html", "--out", tmp_path / "p.html", "--no-explain")
     html = (tmp_path / "p.html").read_text()
     data = json.loads(re.search(r'id="puzzles">(.*?)</script>', html, re.S).group(1))
     assert data[0]["grid"]["rules"] == data[0]["rules"] == rules(
         sudoku, sudoku.check_params(dict(records(found["s9"])[0]["params"])))
-    assert data[1]["grid"] is None and data[1]["rules"].startswith("Read the story")
+    assert data[1]["grid"]["kind"] == "choice" and data[1]["rules"].startswith("Read the story")
 
 
 @pytest.mark.fast

@@ -32,7 +32,7 @@ def test_regions_from_a_seed_are_n_joined_squares_each_and_irregular(n):
 
 def test_a_generated_9x9_is_unique_and_explained(host):
     jigsaw, params, puzzle = variant_end_to_end(host, "jigsaw", {"size": 9}, 1, SIX,
-                                                "(size 1: region ")
+                                                "by region ")
     digits, layout = puzzle.solution[:81], puzzle.solution[81:]
     assert layout == puzzle.grid[81:]  # the regions are structure: never emptied
     for squares in labelled(layout).values():

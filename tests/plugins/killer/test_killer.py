@@ -39,7 +39,7 @@ def test_cages_from_a_full_grid_hold_distinct_digits_and_their_sums():
 
 def test_a_generated_9x9_has_few_givens_is_unique_and_explained(host):
     killer, params, puzzle = variant_end_to_end(host, "killer", {"size": 9}, 1, FOUR,
-                                                "(size 1: cage 3 (sum 7);")
+                                                "by cage 3 (sum 7), with")
     assert killer.givens(params, puzzle.grid) <= 4  # usually none; this seed keeps two
     assert puzzle.grid[81:] == puzzle.solution[81:]  # the cages and sums: structure
 

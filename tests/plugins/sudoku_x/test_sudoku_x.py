@@ -16,7 +16,7 @@ def sudoku_x(host):
 
 def test_a_generated_9x9_is_unique_keeps_the_diagonals_and_is_explained(host):
     sudoku_x, params, puzzle = variant_end_to_end(host, "sudoku-x", {"size": 9}, 1, SIX,
-                                                  "(size 1: the main diagonal;")
+                                                  "by the main diagonal, with")
     assert 0 < sudoku_x.givens(params, puzzle.grid) < 40
     s = puzzle.solution
     assert {s[i * 9 + i] for i in range(9)} == {s[i * 9 + 8 - i] for i in range(9)} == set(
