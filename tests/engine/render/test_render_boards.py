@@ -6,11 +6,8 @@ and Combination's pieces (place and take off pieces of each colour, the attacked
 marked, what is left counted, the explained hint). One browser serves the module."""
 import json
 import re
-import tempfile
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -22,25 +19,13 @@ from support import COMBINATION_LEVEL
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SIZES = [(390, 844), (1366, 900)]
 
 
 @pytest.fixture(scope="module")
-def driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.TemporaryDirectory(prefix="puzzle-engine-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 f"--user-data-dir={profile.name}", "--window-size=1366,900"):
-        options.add_argument(flag)
-    chrome = webdriver.Chrome(service=Service(DRIVER), options=options)
-    try:
-        yield chrome
-    finally:
-        chrome.quit()
-        profile.cleanup()
+def driver(chromium):
+    """The session's Chromium (tests/conftest.py); ``browser`` here is it at a size."""
+    return chromium
 
 
 @pytest.fixture(params=SIZES, ids=["phone", "desktop"])

@@ -1,37 +1,17 @@
 """Killer's play page in a real browser (headless Chromium through Selenium, as
 tests/engine/render/test_render_play.py drives it): its own rule marks a cage whose
 digits add up to more than its sum, and a digit twice in a cage, and clears them."""
-import tempfile
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 from puzzle_engine.plugins import get_host
 from puzzle_engine.render import html
 from puzzle_engine.render.play import play_grid
 
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 #: A 4x4 killer and its solution (solve killer ... --format line).
 FOUR = "....3....1....4./AAAABBCCDDCEDDEE/10,5,7,10,8"
 SOLUTION = "1432321441232341"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.TemporaryDirectory(prefix="puzzle-engine-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 f"--user-data-dir={profile.name}", "--window-size=1000,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        profile.cleanup()
 
 
 def test_a_cage_over_its_sum_is_a_conflict(browser, tmp_path):
