@@ -14,7 +14,7 @@ from typing import Any
 
 from . import calls, hookspecs
 from .solving.backend import Backend
-from .solving.results import SolveResult
+from .solving.results import Run, SolveResult
 from .solving.session import Session
 from .solving.checker import Checker
 from .errors import PluginError, PuzzleInputError, SolverError, one_line
@@ -162,6 +162,30 @@ class Engine:
             status = Status.SAT if run.found >= limit or not run.complete else Status.ALL
         raw = [{ptype.decision: session.shaped(board)} for board in run.every]
         return SolveResult(status), raw
+
+    def others(self, ptype: PuzzleType, params, instance, known: Board,
+               at: Sequence[int] | None = None, order: Sequence[int] | None = None) -> Run:
+        """Whether ``instance`` has a solution other than ``known`` (a solution as its flat
+        decision array) that differs from it on a square of ``at`` (default: any): one
+        question of a session (the model flattened once with ``split_data``'s shared data,
+        or else the instance's data), so a level changed square by square costs no compile.
+        ``Run.first`` is such a solution: with ``order``, the least one in that order (the
+        same on every exact solver); without, whichever the solver finds first."""
+        split = calls.split_data(ptype, params, instance, self.backend.info)
+        if split is not None and split[2] is None:
+            shared, fixed = split[0], split[1]
+        else:
+            shared, fixed = self.data(ptype, params, instance), {}
+        session = self.split_model(ptype, shared)
+        board = tuple(known)
+        if len(board) != session.squares:
+            raise PluginError(f"{calls.owner(ptype)}: a solution of {len(board)} values is not "
+                              f"the decision array '{ptype.decision}' ({session.squares} squares)")
+        run = session.run((0,) * session.squares, limit=1, order=order, solution=True,
+                          differs=board, differs_at=at, arrays=fixed)
+        if run.found and not run.complete and order is not None:
+            return Run(0, False, run.stats)  # a first solution short of the least is no answer
+        return run
 
     def split_model(self, ptype: PuzzleType, shared: dict[str, Any],
                     model: str | None = None) -> Session:

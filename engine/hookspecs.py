@@ -1152,6 +1152,33 @@ class Growing:
         solution of ``instance``), in the order to try them; empty when none is left."""
         raise NotImplementedError
 
+    def repairable(self, params: Mapping[str, Any], instance: Instance, solution: Solution
+                   ) -> Sequence[int]:
+        """Optional, for ``--start full`` with ``--repairs``: the squares of ``solution``
+        (indices into its flat decision array, which a solution must then be) where
+        ``repair`` can rule out every other solution that differs there (for pieces on a
+        board: the empty squares, each of which a hole would close). Default: none."""
+        return ()
+
+    def repair(self, params: Mapping[str, Any], instance: Instance, solution: Solution,
+               square: int | None, other: Solution | None
+               ) -> tuple[Instance, Solution] | None:
+        """Optional, for ``--start full`` with ``--repairs``: an instance that keeps
+        ``solution`` (as the new instance writes it) among its solutions and has fewer
+        others, or ``None`` when the type knows no such change. The strategy asks while the
+        criterion would refuse ``instance``, with exactly one of:
+
+        * ``square``: the first of the ``repairable`` squares, in a seeded order, on which
+          some other solution differs from ``solution`` (rule out every such one: a hole
+          on that square);
+        * ``other``: when no repairable square tells them apart, the least other solution
+          in a seeded order of all squares (rule out at least this one).
+
+        Both are facts of the model, not of the solver that found them, so a seed repairs
+        a level the same way on every exact solver. A repair must never add a solution.
+        Default: ``None``."""
+        return None
+
 
 class OwnGenerator:
     """The method of the ``own`` strategy: the type builds its puzzles itself."""

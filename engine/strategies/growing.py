@@ -38,6 +38,7 @@ from .base import GenResult, Strategy, check_range
 MAX_RESTARTS = 100
 MAX_BIAS_RUNS = 1000
 MAX_FILLS = 100_000
+MAX_REPAIRS = 10_000
 #: The solver whose search nodes measure candidates under --bias with --start full.
 BIAS_SOLVER = "gecode"
 
@@ -58,6 +59,9 @@ class GrowingStrategy(Strategy):
               "of a step is solvable (0: stop there)."),
         Param("restarts", int, 20, "New bases drawn when a growth ends with no accepted level."),
         Param("fills", int, 25, "With --start full: random full levels drawn on one base."),
+        Param("repairs", int, 60, "With --start full: changes made to a full level that is "
+              "not unique yet (the type's repair: a hole where another solution has a "
+              "piece), at most."),
         Param("start", str, "base", "'base': grow from a random base (the paper's method); "
               "'full': keep the accepted ones of --fills random full levels on one base, each "
               "then made smaller while it stays accepted."),
@@ -69,6 +73,7 @@ class GrowingStrategy(Strategy):
         check_range("tries", options["tries"], 1)
         check_range("restarts", options["restarts"], 1, MAX_RESTARTS)
         check_range("fills", options["fills"], 1, MAX_FILLS)
+        check_range("repairs", options["repairs"], 0, MAX_REPAIRS)
         check_range("bias_runs", options["bias_runs"], 1, MAX_BIAS_RUNS)
         check_range("carry", options["carry"], 0, options["max_steps"])
         for name, allowed in (("keep", ("last", "all")), ("bias", ("none", "harder", "easier")),
@@ -79,10 +84,11 @@ class GrowingStrategy(Strategy):
         return options
 
     def record_options(self, options) -> dict[str, Any]:
-        # --start base leaves --start and --fills out of the record (it uses no fills),
-        # so records made before --start existed resume as they are.
+        # --start base leaves --start, --fills and --repairs out of the record (it uses
+        # none of them), so records made before --start existed resume as they are.
         if options["start"] == "base":
-            return {k: v for k, v in options.items() if k not in ("start", "fills")}
+            return {k: v for k, v in options.items()
+                    if k not in ("start", "fills", "repairs")}
         return dict(options)
 
     def generate(self, engine, ptype, params, seed: int, options) -> GenResult:
@@ -202,10 +208,14 @@ class GrowingStrategy(Strategy):
                     raise calls.bad_result("random_full", ptype, drawn,
                                            "(instance, solution) or None")
                 current, solution = drawn
+                repairs = 0
+                if options["repairs"] and current not in seen:
+                    current, solution, repairs = self._repaired(
+                        engine, ptype, params, current, solution, rng, options["repairs"])
                 if current in seen or not accepted(current, solution):
                     continue
                 seen.add(current)
-                fields = {"fill": fill}
+                fields = {"fill": fill, "repairs": repairs}
                 if bias != "none":  # a full level too must beat the last one kept
                     nodes = hardness(current)
                     if kept and not (nodes > measure if bias == "harder" else nodes < measure):
@@ -253,6 +263,62 @@ class GrowingStrategy(Strategy):
                           extra={"step": step, "restarts": restart, **fields})
                    for inst, solution, step, fields in kept]
         return GenResult(puzzles[-1], [], kept=puzzles if options["keep"] == "all" else [])
+
+    @staticmethod
+    def _repaired(engine, ptype, params, level, solution, rng, limit: int):
+        """``level`` repaired while another solution than ``solution`` exists, up to
+        ``limit`` times (the type's ``repair``): ``(level, solution, repairs made)``.
+
+        Each question is about the model, not the solver: the first ``repairable`` square,
+        in a seeded order, on which another solution differs (a binary search over
+        prefixes of that order, each step one question), or else the least other solution
+        in that order. A repair only removes solutions, so the squares before the last
+        one repaired stay clear and the next search starts there."""
+        order = list(range(len(solution)))
+        rng.shuffle(order)
+        clear = 0  # no other solution differs on a repairable square of order[:clear]
+
+        def differs(squares):
+            return engine.others(ptype, params, level, solution, at=squares)
+
+        for made in range(limit):
+            free = set(calls.call(ptype, "repairable", params=params, instance=level,
+                                  solution=solution))
+            ranked = [i for i in order[clear:] if i in free]
+            run = differs(ranked) if ranked else None
+            if run is not None and not run.complete:
+                return level, solution, made  # unknown: the criterion will say so
+            square = other = None
+            if run is not None and run.found:
+                # the least prefix of ranked with a differing solution; the one found
+                # bounds it from above
+                lo = 1
+                hi = next(k for k, i in enumerate(ranked) if run.first[i] != solution[i]) + 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    got = differs(ranked[:mid])
+                    if not got.complete:
+                        return level, solution, made
+                    if got.found:
+                        hi = next(k for k, i in enumerate(ranked[:mid])
+                                  if got.first[i] != solution[i]) + 1
+                    else:
+                        lo = mid + 1
+                square = ranked[lo - 1]
+                clear = order.index(square)
+            else:
+                run = engine.others(ptype, params, level, solution, order=order)
+                if not run.found:
+                    return level, solution, made  # unique, or unknown
+                other = run.first
+            repaired = calls.call(ptype, "repair", params=params, instance=level,
+                                  solution=solution, square=square, other=other)
+            if repaired is None:
+                return level, solution, made
+            if not isinstance(repaired, (list, tuple)) or len(repaired) != 2:
+                raise calls.bad_result("repair", ptype, repaired, "(instance, solution) or None")
+            level, solution = repaired
+        return level, solution, limit
 
     @staticmethod
     def _judge(engine, ptype, params, criterion, parent, solution, candidate):

@@ -175,6 +175,18 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
         return [(level, self.solution_key(params, placement))
                 for level, placement in placements.removals(instance, solution, rng)]
 
+    def repairable(self, params, instance, solution):
+        # The empty squares of the placement: a hole on one rules out every placement
+        # with a piece there.
+        return [i for i, v in enumerate(solution) if v == 0]
+
+    def repair(self, params, instance, solution, square, other):
+        repaired = placements.repair(instance, solution, square, other)
+        if repaired is None:
+            return None
+        level, placement = repaired
+        return level, self.solution_key(params, placement)
+
     def complete(self, params, instance):
         return {p.colour for p in instance.pieces} == set(range(1, params["colours"] + 1))
 
@@ -187,20 +199,23 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
                 "count": [p.count for p in instance.pieces],
                 "colour": [p.colour for p in instance.pieces],
                 "attack": [ATTACKS.index(p.attack) + 1 for p in instance.pieces],
-                "grouped": False}
+                "grouped": False, "open_board": False}
 
     def split_data(self, params, instance, solver):
-        # A growing level keeps its board and changes its counts: flatten the board once
-        # with a slot for every colour and attack, each count open (-1), and fix the
-        # counts (the model's n) per run.
+        # A level changes its counts as it grows and its holes as it is repaired, and a
+        # batch draws many boards: flatten the model once for the board's size and
+        # colours (open_board), with a slot for every colour and attack, each count open
+        # (-1), and fix the counts (the model's n) and the board (kind) per question.
         slots = [(c, a) for c in range(1, params["colours"] + 1) for a in range(1, 4)]
         counts = {(p.colour, ATTACKS.index(p.attack) + 1): p.count for p in instance.pieces}
         if not set(counts) <= set(slots):  # a colour beyond --colours: solve it whole
             return None
-        shared = {**self.to_data(params, instance._replace(pieces=()), solver),
-                  "K": len(slots), "count": [-1] * len(slots),
-                  "colour": [c for c, _ in slots], "attack": [a for _, a in slots]}
-        return shared, {"n": [counts.get(slot, 0) for slot in slots]}
+        w, h = instance.width, instance.height
+        shared = {"w": w, "h": h, "K": len(slots), "square": [[EMPTY] * w for _ in range(h)],
+                  "count": [-1] * len(slots), "colour": [c for c, _ in slots],
+                  "attack": [a for _, a in slots], "grouped": False, "open_board": True}
+        return shared, {"n": [counts.get(slot, 0) for slot in slots],
+                        "kind": list(instance.board)}
 
     def from_solution(self, params, values):
         return tuple(int(v) for row in values[self.decision] for v in row)

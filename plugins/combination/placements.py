@@ -10,20 +10,26 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from . import tidy
 from .level import ATTACKS, Level, Piece
 from .rules import along, safe
+from .squares import HOLE, WALL
 
 
 def fill(board: tuple[int, ...], width: int, colours: int, kinds: list[str],
          rng: random.Random) -> tuple[int, ...]:
-    """A random maximal placement on ``board``: each colour draws one attack of ``kinds``
-    (a colour of one kind of piece makes far more unique levels than a mix: measured in
-    docs/performance.md), then the empty squares, in random order, each take the piece
+    """A random maximal placement on ``board``: each colour draws one attack of ``kinds``,
+    a different one for each colour while they last (a colour of one kind of piece makes
+    far more unique levels than a mix, and colours of different kinds fewer swaps of
+    their pieces that no hole can rule out: measured in docs/performance.md), then the empty squares, in random order, each take the piece
     of the first colour, in a random order of the colours, that stands safe there. A
     piece more only stops rays between the others, so the placement stays valid as it
     grows, and no square is left where a piece would stand safe. Of the colours that
     fit a square, the one with the fewest pieces so far takes it (ties in random order)."""
-    codes = [4 * colour + ATTACKS.index(rng.choice(kinds)) + 1
+    drawn = []
+    while len(drawn) < colours:  # distinct kinds while they last
+        drawn += rng.sample(kinds, len(kinds))
+    codes = [4 * colour + ATTACKS.index(drawn[colour - 1]) + 1
              for colour in range(1, colours + 1)]
     placement = [-v for v in board]
     squares = [i for i, v in enumerate(board) if v == 0]
@@ -93,3 +99,41 @@ def removals(level: Level, placement: tuple[int, ...], rng: random.Random
             found.append((level._replace(pieces=pieces_of(smaller)), smaller))
     rng.shuffle(found)
     return found
+
+
+def placement_on(board: tuple[int, ...], placement: tuple[int, ...]) -> tuple[int, ...]:
+    """``placement``'s pieces on ``board`` (its walls and holes as a placement writes them)."""
+    return tuple(v if v > 0 else -b for v, b in zip(placement, board))
+
+
+def valid(placement: tuple[int, ...], width: int) -> bool:
+    """Whether no piece of a placement attacks one of another colour."""
+    return all(safe(placement[:i] + (0,) + placement[i + 1:], width, i, v)
+               for i, v in enumerate(placement) if v > 0)
+
+
+def repair(level: Level, placement: tuple[int, ...], square: int | None,
+           other: tuple[int, ...] | None) -> tuple[Level, tuple[int, ...]] | None:
+    """A level that keeps ``placement`` and loses other placements (``Growing.repair``),
+    post-processed, or None: with ``square`` (empty in ``placement``, a piece there in
+    another placement), a hole on it, which rules out every placement with a piece
+    there and changes no ray; with ``other`` (a placement of the same squares), the
+    first wall, row by row, that as a hole leaves ``placement`` valid and ``other`` not.
+    A hole only ever removes placements, and so does a wall that opens. None when no
+    such wall exists, or when post-processing would trim the board (the level would not
+    be the size asked for)."""
+    board = list(level.board)
+    if square is not None:
+        board[square] = HOLE
+    else:
+        for i, v in enumerate(board):
+            if v == WALL and valid(placement[:i] + (-HOLE,) + placement[i + 1:], level.width) \
+                    and not valid(other[:i] + (-HOLE,) + other[i + 1:], level.width):
+                board[i] = HOLE
+                break
+        else:
+            return None
+    width, height, tidied = tidy.tidy(level.width, level.height, board)
+    if (width, height) != (level.width, level.height):
+        return None
+    return level._replace(board=tidied), placement_on(tidied, placement)
