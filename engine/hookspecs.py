@@ -1157,7 +1157,10 @@ class Growing:
         """Optional, for ``--start full`` with ``--repairs``: the squares of ``solution``
         (indices into its flat decision array, which a solution must then be) where
         ``repair`` can rule out every other solution that differs there (for pieces on a
-        board: the empty squares, each of which a hole would close). Default: none."""
+        board: the empty squares, each of which a hole would close), in the order to ask
+        about them: those where another solution most likely differs first (each square
+        before the one repaired must be proved clean, which costs the solver most).
+        Default: none."""
         return ()
 
     def repair(self, params: Mapping[str, Any], instance: Instance, solution: Solution,
@@ -1168,7 +1171,7 @@ class Growing:
         others, or ``None`` when the type knows no such change. The strategy asks while the
         criterion would refuse ``instance``, with exactly one of:
 
-        * ``square``: the first of the ``repairable`` squares, in a seeded order, on which
+        * ``square``: the first of the ``repairable`` squares, in their order, on which
           some other solution differs from ``solution`` (rule out every such one: a hole
           on that square);
         * ``other``: when no repairable square tells them apart, the least other solution

@@ -17,6 +17,13 @@ for pieces on a board, the board filled until no square takes one more); each on
 the criterion accepts is kept, and from it one element is taken away at a time
 (``shrink``: each candidate comes with a solution of its own) while the criterion still
 accepts it. One base serves every fill, so a type with ``split_data`` flattens it once.
+With ``--keep last`` the first fill accepted ends the seed.
+
+A full level that has another solution is repaired first, up to ``--repairs`` times
+(``repairable``, ``repair``: for pieces on a board, a hole where another placement has a
+piece): each repair keeps the type's own solution and rules out others, told a fact of the
+model (the first square, in the type's order, on which another solution differs; see
+``_repaired``), never the solver's choice of a solution.
 Only the criterion's acceptance decides (never the solver's solution), so a seed gives
 the same levels on every exact solver; under ``--bias`` a level must beat the last one
 kept, measured on Gecode (``BIAS_SOLVER``) whatever the engine's solver.
@@ -59,9 +66,8 @@ class GrowingStrategy(Strategy):
               "of a step is solvable (0: stop there)."),
         Param("restarts", int, 20, "New bases drawn when a growth ends with no accepted level."),
         Param("fills", int, 25, "With --start full: random full levels drawn on one base."),
-        Param("repairs", int, 60, "With --start full: changes made to a full level that is "
-              "not unique yet (the type's repair: a hole where another solution has a "
-              "piece), at most."),
+        Param("repairs", int, 60, "With --start full: changes made to a full level while "
+              "it has another solution (the type's repair), at most; 0: none."),
         Param("start", str, "base", "'base': grow from a random base (the paper's method); "
               "'full': keep the accepted ones of --fills random full levels on one base, each "
               "then made smaller while it stays accepted."),
@@ -250,10 +256,12 @@ class GrowingStrategy(Strategy):
                         measure = nodes
                         fields["bias_nodes"] = round(nodes, 2)
                     kept.append((current, solution, step, fields))
+                if kept and options["keep"] == "last":
+                    break  # the level emitted is this fill's last: no other fill is needed
             if kept:
                 break
         else:
-            raise PluginError(f"growing {calls.owner(ptype)} --start full found no accepted "
+            raise NothingFound(f"growing {calls.owner(ptype)} --start full found no accepted "
                               f"level in {options['restarts']} bases of {options['fills']} "
                               f"full levels each (seed {seed}); raise --restarts or --fills")
         backend = engine.backend
@@ -269,47 +277,58 @@ class GrowingStrategy(Strategy):
         """``level`` repaired while another solution than ``solution`` exists, up to
         ``limit`` times (the type's ``repair``): ``(level, solution, repairs made)``.
 
-        Each question is about the model, not the solver: the first ``repairable`` square,
-        in a seeded order, on which another solution differs (a binary search over
-        prefixes of that order, each step one question), or else the least other solution
-        in that order. A repair only removes solutions, so the squares before the last
-        one repaired stay clear and the next search starts there."""
+        Each repair is told a fact of the model, not of the solver: the first
+        ``repairable`` square, in the type's order, on which another solution differs (a
+        binary search over prefixes of that order, each step one question, the solution
+        found bounding it), or else the least other solution in a seeded order of all
+        squares. A repair only removes solutions, so a square found clean stays clean
+        and is not asked about again. The first question of each round is whether any
+        other solution is left: the proof that none is, the costly one, is asked once;
+        a type that puts first the squares most likely to differ spares the proofs that
+        a prefix is clean."""
         order = list(range(len(solution)))
         rng.shuffle(order)
-        clear = 0  # no other solution differs on a repairable square of order[:clear]
+        clean: set = set()  # squares on which no other solution differs
 
-        def differs(squares):
-            return engine.others(ptype, params, level, solution, at=squares)
+        def first_differing(ranked, found):
+            # the index in ranked of the first square where ``found`` differs, or None
+            return next((k for k, i in enumerate(ranked) if found[i] != solution[i]), None)
 
         for made in range(limit):
-            free = set(calls.call(ptype, "repairable", params=params, instance=level,
-                                  solution=solution))
-            ranked = [i for i in order[clear:] if i in free]
-            run = differs(ranked) if ranked else None
-            if run is not None and not run.complete:
-                return level, solution, made  # unknown: the criterion will say so
+            run = engine.others(ptype, params, level, solution)
+            if not run.found:
+                return level, solution, made  # no other solution, or unknown
+            ranked = calls.call(ptype, "repairable", params=params, instance=level,
+                                solution=solution)
+            if not isinstance(ranked, (list, tuple)):
+                raise calls.bad_result("repairable", ptype, ranked, "a list of squares")
+            ranked = [i for i in ranked if i not in clean]
+            hi = first_differing(ranked, run.first)
+            if hi is None and ranked:
+                run = engine.others(ptype, params, level, solution, at=ranked)
+                if not run.complete:
+                    return level, solution, made
+                if not run.found:
+                    clean.update(ranked)
+                hi = first_differing(ranked, run.first) if run.found else None
             square = other = None
-            if run is not None and run.found:
-                # the least prefix of ranked with a differing solution; the one found
-                # bounds it from above
-                lo = 1
-                hi = next(k for k, i in enumerate(ranked) if run.first[i] != solution[i]) + 1
+            if hi is not None:
+                lo, hi = 1, hi + 1  # the least prefix of ranked that a solution differs on
                 while lo < hi:
                     mid = (lo + hi) // 2
-                    got = differs(ranked[:mid])
-                    if not got.complete:
+                    run = engine.others(ptype, params, level, solution, at=ranked[:mid])
+                    if not run.complete:
                         return level, solution, made
-                    if got.found:
-                        hi = next(k for k, i in enumerate(ranked[:mid])
-                                  if got.first[i] != solution[i]) + 1
+                    if run.found:
+                        hi = first_differing(ranked, run.first) + 1
                     else:
                         lo = mid + 1
                 square = ranked[lo - 1]
-                clear = order.index(square)
+                clean.update(ranked[:lo - 1])
             else:
                 run = engine.others(ptype, params, level, solution, order=order)
                 if not run.found:
-                    return level, solution, made  # unique, or unknown
+                    return level, solution, made  # unknown
                 other = run.first
             repaired = calls.call(ptype, "repair", params=params, instance=level,
                                   solution=solution, square=square, other=other)

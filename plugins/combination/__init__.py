@@ -177,8 +177,8 @@ class Combination(PuzzleType, Codec, Growing, SplitModel, Symmetry, Explanation,
 
     def repairable(self, params, instance, solution):
         # The empty squares of the placement: a hole on one rules out every placement
-        # with a piece there.
-        return [i for i, v in enumerate(solution) if v == 0]
+        # with a piece there. Those that the fewest pieces attack come first.
+        return placements.open_squares(solution, instance.width)
 
     def repair(self, params, instance, solution, square, other):
         repaired = placements.repair(instance, solution, square, other)

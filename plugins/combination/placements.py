@@ -12,7 +12,7 @@ from collections import Counter
 
 from . import tidy
 from .level import ATTACKS, Level, Piece
-from .rules import along, safe
+from .rules import STEPS, along, safe
 from .squares import HOLE, WALL
 
 
@@ -99,6 +99,36 @@ def removals(level: Level, placement: tuple[int, ...], rng: random.Random
             found.append((level._replace(pieces=pieces_of(smaller)), smaller))
     rng.shuffle(found)
     return found
+
+
+def attackers(placement: tuple[int, ...], width: int, i: int, code: int) -> int:
+    """How many pieces would attack a piece ``code`` on square ``i`` (or be attacked by it):
+    the first piece along each of the eight directions, before a wall or the edge, of
+    another colour, where either attacks along that line."""
+    height = len(placement) // width
+    count = 0
+    for dr, dc in STEPS:
+        r, c = divmod(i, width)
+        r, c = r + dr, c + dc
+        while 0 <= r < height and 0 <= c < width and placement[r * width + c] != -1:
+            other = placement[r * width + c]
+            if other > 0:
+                orthogonal = dr == 0 or dc == 0
+                count += other // 4 != code // 4 and (along(code, orthogonal) or
+                                                       along(other, orthogonal))
+                break
+            r, c = r + dr, c + dc
+    return count
+
+
+def open_squares(placement: tuple[int, ...], width: int) -> list[int]:
+    """The empty squares of a placement, those another placement most likely puts a piece
+    on first: by the fewest pieces that would attack one of its kinds there (fewest to
+    move away), then row by row."""
+    codes = sorted({v for v in placement if v > 0})
+    empty = [i for i, v in enumerate(placement) if v == 0]
+    return sorted(empty, key=lambda i: (min(attackers(placement, width, i, code)
+                                            for code in codes), i))
 
 
 def placement_on(board: tuple[int, ...], placement: tuple[int, ...]) -> tuple[int, ...]:
