@@ -205,10 +205,11 @@ def test_6x6_levels_of_two_colours_are_unique_by_cpsat_and_alike_on_chuffed(made
     for record in records[1] + records[2]:
         assert record["options"]["repairs"] == 60
         check(record, 2)
-    assert any(record["repairs"] for record in records[1] + records[2])
+    # a full level's record says how many repairs it took (a smaller one's says none)
+    assert any(record.get("repairs") for record in records[1] + records[2])
     fields = ("board", "pieces", "solution", "step", "fill", "repairs")
-    assert [{k: r[k] for k in fields} for r in generated(made, "chuffed", 1, **params)] == \
-        [{k: r[k] for k in fields} for r in records[1]]
+    assert [{k: r.get(k) for k in fields} for r in generated(made, "chuffed", 1, **params)] \
+        == [{k: r.get(k) for k in fields} for r in records[1]]
 
 
 @pytest.mark.slow
@@ -228,5 +229,5 @@ def test_gen_8x8_of_three_colours_writes_levels_unique_by_cpsat(tmp_path):
     assert 1 <= len(records) <= 3
     for record in records:
         assert record["options"]["start"] == "full" and record["options"]["repairs"] == 60
-        assert record["repairs"] > 0
         check(record, 3)
+    assert any(record.get("repairs") for record in records)
