@@ -434,6 +434,13 @@ ROWS = [
     fast(["gen", "combination", "--start", "empty"], ["bad --start 'empty': expected base or full"]),
     fast(["gen", "combination", "--start", "full", "--fills", "0"],
          ["bad --fills 0: must be at least 1"]),
+    # -- round 8: combination repairs (--repairs of --start full: 0 to 10000)
+    fast(["gen", "combination", "--start", "full", "--repairs", "-1"],
+         ["bad --repairs -1: must be at least 0"]),
+    fast(["gen", "combination", "--start", "full", "--repairs", "abc"],
+         ["bad --repairs 'abc': expected int"]),
+    fast(["gen", "combination", "--start", "full", "--repairs", "20000"],
+         ["bad --repairs 20000: must be at most 10000"]),
 ]
 ENV_ROWS = [
     ({"PUZZLE_ENGINE_SOLVER": "nosuch"}, ["gen", "sudoku"], ["solver 'nosuch' is not installed"]),
