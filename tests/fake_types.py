@@ -1,7 +1,8 @@
 """Toy puzzle types for the fast tests, one per strategy and criterion, answered by the
 fake solver's oracles (tests/fake_solver.py). ``fake_host()`` registers them all.
 
-* ``fake_growing_latin`` (growing): a 4x4 Latin square grows a given at a time;
+* ``fake_growing_latin`` (growing): a 4x4 Latin square grows a given at a time (or,
+  ``--start full``, a random one's few givens are repaired a given at a time);
 * ``fake_own_latin`` (own): random givens of a random 4x4 Latin square;
 * ``fake_first_row`` (unique-modulo-symmetry): solutions count as one when their first
   rows agree;
@@ -52,6 +53,28 @@ class GrowingLatin(ToyLatinType, Growing):
 
     def complete(self, params, instance):
         return givens(instance) >= self.least
+
+    # --start full: a random Latin square with ``full_givens`` of its squares given;
+    # a repair gives the solution's value on a square (``repairable``: the empty squares
+    # row by row, or none, so that each repair is told another solution instead)
+    full_givens = 3
+    repairable_none = False
+
+    def random_full(self, params, base, rng):
+        solution = rng.choice(latin_squares(N))
+        squares = set(rng.sample(range(N * N), self.full_givens))
+        return tuple(v if i in squares else 0 for i, v in enumerate(solution)), solution
+
+    def shrink(self, params, instance, solution, rng):
+        return []
+
+    def repairable(self, params, instance, solution):
+        return [] if self.repairable_none else [i for i, v in enumerate(instance) if not v]
+
+    def repair(self, params, instance, solution, square, other):
+        if square is None:
+            square = next(i for i, (a, b) in enumerate(zip(solution, other)) if a != b)
+        return instance[:square] + (solution[square],) + instance[square + 1:], solution
 
     def accept_puzzle(self, params, instance, solution):
         return not self.odd_only or givens(instance) % 2 == 1
