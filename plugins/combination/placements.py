@@ -21,7 +21,8 @@ def fill(board: tuple[int, ...], width: int, colours: int, kinds: list[str],
     """A random maximal placement on ``board``: each colour draws one attack of ``kinds``,
     a different one for each colour while they last (a colour of one kind of piece makes
     far more unique levels than a mix, and colours of different kinds fewer swaps of
-    their pieces that no hole can rule out: measured in docs/performance.md), then the empty squares, in random order, each take the piece
+    their pieces that no hole can rule out: measured in docs/performance.md), then the
+    empty squares, in random order, each take the piece
     of the first colour, in a random order of the colours, that stands safe there. A
     piece more only stops rays between the others, so the placement stays valid as it
     grows, and no square is left where a piece would stand safe. Of the colours that
