@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/bench_combination_hardness.py --out /tmp/hardness --sets 6x6,6x6-harder
 
 Each set is made by the command a user runs (``puzzle-engine gen combination ... --keep all
---format json``) and graded by ``puzzle-engine grade combination FILE --format json`` (Gecode,
+--format json``) and graded by ``puzzle-engine grade combination LEVEL --format json`` (Gecode,
 R = 50 random orders; the strengthened pass, or the plain one when the strengthened mean is
 under the cut-off of 500): a level's hardness is that grade's ``mean_nodes``. The sets:
 
@@ -66,18 +66,26 @@ def made(out: Path, name: str) -> list[dict]:
     return levels
 
 
-def graded(out: Path, name: str, levels: list[dict]) -> list[float]:
-    """Each level's mean nodes (the multiple method), graded once."""
+def graded(out: Path, name: str, levels: list[dict], time_limit: float) -> list[float]:
+    """Each level's mean nodes (the multiple method), graded once, a level at a time (a
+    level whose grading fails, a run over ``time_limit`` seconds, is infinitely hard:
+    harder than every level measured, and said so)."""
     path = out / f"{name}.grades.jsonl"
-    if not path.exists():
-        source = out / f"{name}.graded-levels.jsonl"
-        source.write_text("".join(json.dumps(r) + "\n" for r in levels))
-        result = subprocess.run([*cli(), "grade", "combination", str(source), "--format",
-                                 "json"], check=True, capture_output=True, text=True)
-        path.write_text(result.stdout)
-    grades = [json.loads(line) for line in path.read_text().splitlines()
-              if line.startswith("{")]
-    return [g["mean_nodes"] for g in grades]
+    done = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    for record in levels[len(done):]:
+        result = subprocess.run([*cli(), "grade", "combination", json.dumps(record), "--format",
+                                 "json", "--time-limit", str(time_limit)],
+                                capture_output=True, text=True)
+        lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+        grade = json.loads(lines[0]) if result.returncode == 0 and lines else {
+            "mean_nodes": None, "error": (result.stderr.strip().splitlines() or ["?"])[-1]}
+        done.append({"pieces": record["pieces"], "board": record["board"], **grade})
+        with path.open("a") as f:
+            f.write(json.dumps(done[-1]) + "\n")
+    for g in done:
+        if g["mean_nodes"] is None:
+            print(f"{name}: {g['pieces']}: not graded ({g['error']}): counted as the hardest")
+    return [math.inf if g["mean_nodes"] is None else g["mean_nodes"] for g in done]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -104,6 +112,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for levels and grades")
     parser.add_argument("--sets", default=",".join(SETS), help="sets to make and grade")
+    parser.add_argument("--time-limit", type=float, default=600.0,
+                        help="seconds a solver run of the grading may take (default 600)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     names = [n for n in args.sets.split(",") if n]
@@ -112,7 +122,8 @@ def main(argv=None) -> int:
             parser.error(f"unknown set {name!r}: expected {', '.join(SETS)}")
     print(f"# {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores: "
           f"benchmarks/bench_combination_hardness.py --sets {','.join(names)}")
-    nodes = {name: graded(args.out, name, made(args.out, name)) for name in names}
+    nodes = {name: graded(args.out, name, made(args.out, name), args.time_limit)
+             for name in names}
     print("| set | levels | median | 90th percentile | largest |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, values in nodes.items():

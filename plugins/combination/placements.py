@@ -12,7 +12,7 @@ from collections import Counter
 
 from . import tidy
 from .level import ATTACKS, Level, Piece
-from .rules import STEPS, along, safe
+from .rules import attacks, met, safe
 from .squares import HOLE, WALL
 
 
@@ -74,7 +74,7 @@ def opens(placement: tuple[int, ...], width: int, i: int) -> bool:
             ends.append(end)
         a, b = ends
         orthogonal = dr == 0 or dc == 0
-        if a and b and a // 4 != b // 4 and (along(a, orthogonal) or along(b, orthogonal)):
+        if a and b and attacks(a, orthogonal, b):
             return True
     return False
 
@@ -106,20 +106,7 @@ def attackers(placement: tuple[int, ...], width: int, i: int, code: int) -> int:
     """How many pieces would attack a piece ``code`` on square ``i`` (or be attacked by it):
     the first piece along each of the eight directions, before a wall or the edge, of
     another colour, where either attacks along that line."""
-    height = len(placement) // width
-    count = 0
-    for dr, dc in STEPS:
-        r, c = divmod(i, width)
-        r, c = r + dr, c + dc
-        while 0 <= r < height and 0 <= c < width and placement[r * width + c] != -1:
-            other = placement[r * width + c]
-            if other > 0:
-                orthogonal = dr == 0 or dc == 0
-                count += other // 4 != code // 4 and (along(code, orthogonal) or
-                                                       along(other, orthogonal))
-                break
-            r, c = r + dr, c + dc
-    return count
+    return sum(attacks(code, orthogonal, other) for orthogonal, other in met(placement, width, i))
 
 
 def open_squares(placement: tuple[int, ...], width: int) -> list[int]:

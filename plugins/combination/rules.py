@@ -29,10 +29,9 @@ def along(code, orthogonal):
     return attack == 3 or attack == (1 if orthogonal else 2)
 
 
-def safe(solution, width, i, code):
-    """Whether a piece ``code`` on the empty square ``i`` of a placement (a solution's
-    squares) is safe: the first piece it meets along each of its eight directions, before
-    a wall or the edge, is of its colour, or neither of the two attacks along that line."""
+def met(solution, width, i):
+    """The first piece met from square ``i`` along each of the eight directions, before a
+    wall or the edge: (whether the line is a row or column, the piece's code)."""
     height = len(solution) // width
     for dr, dc in STEPS:
         r, c = divmod(i, width)
@@ -40,10 +39,20 @@ def safe(solution, width, i, code):
         while 0 <= r < height and 0 <= c < width and solution[r * width + c] != -1:
             other = solution[r * width + c]
             if other > 0:
-                orthogonal = dr == 0 or dc == 0
-                if other // 4 != code // 4 and (along(code, orthogonal) or
-                                                 along(other, orthogonal)):
-                    return False
+                yield dr == 0 or dc == 0, other
                 break
             r, c = r + dr, c + dc
-    return True
+
+
+def attacks(code, orthogonal, other):
+    """Whether pieces ``code`` and ``other``, in line with nothing between them, attack
+    each other: they differ in colour and either attacks along that line."""
+    return other // 4 != code // 4 and (along(code, orthogonal) or along(other, orthogonal))
+
+
+def safe(solution, width, i, code):
+    """Whether a piece ``code`` on the empty square ``i`` of a placement (a solution's
+    squares) is safe: the first piece it meets along each of its eight directions, before
+    a wall or the edge, is of its colour, or neither of the two attacks along that line."""
+    return not any(attacks(code, orthogonal, other)
+                   for orthogonal, other in met(solution, width, i))
