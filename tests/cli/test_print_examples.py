@@ -44,6 +44,14 @@ SMALLER = {
         "puzzle-engine train sudoku --data labelled.csv --runs 5",
     "puzzle-engine train sudoku --data labelled.csv --out my-levels.skops":
         "puzzle-engine train sudoku --data labelled.csv --out my-levels.skops --runs 5",
+    "puzzle-engine gen combination --width 6 --height 6 --walls 10 --holes 2 --start full "
+    "--solver sat --keep all --count 20":
+        "puzzle-engine gen combination --width 6 --height 6 --walls 10 --holes 2 --start full "
+        "--solver sat --keep all --count 2 --seed 1",
+    "puzzle-engine gen combination --width 8 --height 8 --colours 3 --walls 20 --holes 10 "
+    "--start full --fills 5 --solver sat --keep all --count 2":
+        "puzzle-engine gen combination --width 8 --height 8 --colours 3 --walls 20 --holes 10 "
+        "--start full --fills 1 --solver sat --keep all --count 1 --seed 1",
     "puzzle-engine gen combination --count 20 --keep all --workers 2":
         "puzzle-engine gen combination --count 2 --keep all --workers 2 --seed 1",
     "puzzle-engine gen sudoku --difficulty expert":
