@@ -3,6 +3,7 @@ module uses. No test module imports another: they import from here, and take the
 fixtures from tests/conftest.py."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import itertools
@@ -28,7 +29,7 @@ from puzzle_engine.plugins import get_host
 from puzzle_engine.solving.backend import Backend
 from puzzle_engine.types import Status
 from puzzle_engine_plugins.fillomino import logic as fillomino_logic
-from puzzle_engine_plugins.sudoku import logic as sudoku_logic
+from puzzle_engine_plugins.sudoku import Sudoku, logic as sudoku_logic
 
 from fake_solver import LATIN, SUDOKU, FakeBackend
 
@@ -434,6 +435,31 @@ def registered(ptype, plugin: str):
 
     host.register(Plugin(), name=plugin, version="1")
     return host.get_type(ptype.name)
+
+
+@contextlib.contextmanager
+def open_engines(host, solvers):
+    """An engine per solver (by name), each closed at the end."""
+    made = {name: Engine(host, Backend(name)) for name in solvers}
+    try:
+        yield made
+    finally:
+        for engine in made.values():
+            engine.close()
+
+
+def any_board(name: str, plugin: str):
+    """A Sudoku type called ``name``, registered by a plugin named ``plugin``, whose play
+    board is whatever the test puts in its ``board``."""
+
+    class AnyBoard(Sudoku):
+        board = None
+
+        def play_grid(self, params, instance, solution):
+            return self.board
+
+    AnyBoard.name = name
+    return registered(AnyBoard(), plugin)
 
 
 # -- A Combination level, as a record ------------------------------------------------------

@@ -12,20 +12,9 @@ from puzzle_engine.errors import PluginError
 from puzzle_engine.plugins import get_host
 from puzzle_engine.render import html, play
 from puzzle_engine_plugins.logic.play import play_grid as logic_board
-from puzzle_engine_plugins.sudoku import Sudoku
-from support import COMBINATION_LEVEL, registered
+from support import COMBINATION_LEVEL, any_board
 
 pytestmark = pytest.mark.fast
-
-
-class Board(Sudoku):
-    """A type whose play board is whatever the test puts in ``board``."""
-
-    name = "any-board-sudoku"
-    board = None
-
-    def play_grid(self, params, instance, solution):
-        return self.board
 
 
 def choice():
@@ -85,7 +74,7 @@ def scored():
     (PieceBoard, scored, {"numbers": (1, 2)}, "numbers must be None or 4 whole numbers"),
 ])
 def test_a_bad_board_is_one_line_naming_the_plugin(kind, good, change, words):
-    ptype = registered(Board(), "boards")
+    ptype = any_board("any-board-sudoku", "boards")
     ptype.board = kind(**good())
     assert play.play_grid(ptype, {}, None, None) == ptype.board
     ptype.board = kind(**{**good(), **change})
@@ -98,7 +87,7 @@ def test_a_bad_board_is_one_line_naming_the_plugin(kind, good, change, words):
 
 
 def test_a_turned_piece_fits_its_kind_and_a_board_without_rules_gets_the_types():
-    ptype = registered(Board(), "boards")
+    ptype = any_board("any-board-sudoku", "boards")
     # L3 turned a quarter: squares 0, 1 and 3 of a 2x2 board.
     ptype.board = PieceBoard(**{**scored(), "solution": ((0, (0, 1, 3)),), "rules": ""})
     params = ptype.check_params({"size": 4, "box": None})

@@ -8,20 +8,9 @@ import pytest
 from puzzle_engine import PlayGrid
 from puzzle_engine.errors import PluginError
 from puzzle_engine.render import play
-from puzzle_engine_plugins.sudoku import Sudoku
-from support import registered
+from support import any_board
 
 pytestmark = pytest.mark.fast
-
-
-class Marked(Sudoku):
-    """A type whose play board is whatever the test puts in ``board``."""
-
-    name = "marked-sudoku"
-    board = None
-
-    def play_grid(self, params, instance, solution):
-        return self.board
 
 
 def grid(**marks) -> PlayGrid:
@@ -36,7 +25,7 @@ def grid(**marks) -> PlayGrid:
     ({"labels": ((1, "12+"),), "shaded": [2]}, [[1, "12+"]], [2]),
 ])
 def test_sound_marks_pass_and_reach_the_page_as_json(marks, labels, shaded):
-    ptype = registered(Marked(), "marks")
+    ptype = any_board("marked-sudoku", "marks")
     ptype.board = grid(**marks)
     checked = play.play_grid(ptype, {}, None, None)
     assert checked == ptype.board
@@ -61,7 +50,7 @@ def test_sound_marks_pass_and_reach_the_page_as_json(marks, labels, shaded):
     ({"shaded": ("0",)}, "shaded must be a list of squares"),
 ])
 def test_bad_marks_are_one_line_naming_the_plugin(marks, words):
-    ptype = registered(Marked(), "marks")
+    ptype = any_board("marked-sudoku", "marks")
     ptype.board = grid(**marks)
     with pytest.raises(PluginError) as caught:
         play.play_grid(ptype, {}, None, None)

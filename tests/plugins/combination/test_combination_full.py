@@ -10,15 +10,14 @@ import sys
 
 import pytest
 
-from puzzle_engine.engine import Engine
 from puzzle_engine.errors import PuzzleInputError
-from puzzle_engine.solving.backend import Backend
 from puzzle_engine_plugins.combination import placements, tidy
 from puzzle_engine_plugins.combination.level import Level
 from puzzle_engine_plugins.combination.rules import safe
 
 from combination_brute import classes, placements as brute_placements, read_pieces, \
     read_solution, representatives
+from support import open_engines
 
 NAME = "combination"
 FULL = {"start": "full", "keep": "all", "fills": 6}
@@ -118,12 +117,8 @@ def test_removals_keep_a_valid_placement_of_the_smaller_level():
 
 @pytest.fixture(scope="module")
 def engines(host):
-    made = {name: Engine(host, Backend(name)) for name in ("sat", "chuffed", "gecode", "cp-sat")}
-    try:
+    with open_engines(host, ("sat", "chuffed", "gecode", "cp-sat")) as made:
         yield host.get_type(NAME), made
-    finally:
-        for engine in made.values():
-            engine.close()
 
 
 def generated(engines, solver, seed, **params):

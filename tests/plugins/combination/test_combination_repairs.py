@@ -13,11 +13,10 @@ import sys
 
 import pytest
 
-from puzzle_engine.engine import Engine
-from puzzle_engine.solving.backend import Backend
 
 from combination_brute import classes, placements, read_pieces, read_solution
 from combination_cpsat import Model, Undecided, count_classes, valid, verdict
+from support import open_engines
 
 NAME = "combination"
 STEPS = ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1))
@@ -179,12 +178,8 @@ def check(record, colours):
 
 @pytest.fixture(scope="module")
 def made(host):
-    engines = {name: Engine(host, Backend(name)) for name in ("sat", "chuffed")}
-    try:
+    with open_engines(host, ("sat", "chuffed")) as engines:
         yield host.get_type(NAME), engines
-    finally:
-        for engine in engines.values():
-            engine.close()
 
 
 def generated(made, solver, seed, **params):
